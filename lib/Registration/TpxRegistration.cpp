@@ -1,0 +1,34 @@
+//===- TpxRegistration.cpp ------------------------------------------------===//
+#include "tpx/Registration/TpxRegistration.h"
+#include "tpx/Dialect/TT/IR/TTDialect.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllPasses.h"
+
+void tpx::registerTpxDialects(mlir::DialectRegistry &registry) {
+  registry.insert<tpx::tt::TTDialect, mlir::arith::ArithDialect,
+                  mlir::math::MathDialect, mlir::scf::SCFDialect,
+                  mlir::cf::ControlFlowDialect, mlir::ub::UBDialect,
+                  mlir::func::FuncDialect, mlir::gpu::GPUDialect,
+                  mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect,
+                  mlir::nvgpu::NVGPUDialect, mlir::ROCDL::ROCDLDialect,
+                  mlir::amdgpu::AMDGPUDialect, mlir::vector::VectorDialect,
+                  mlir::memref::MemRefDialect>();
+}
+
+void tpx::registerTpxPasses() {
+  static bool once = [] {
+    mlir::registerAllPasses();
+    return true;
+  }();
+  (void)once;
+}

@@ -1,0 +1,20 @@
+# lit configuration for tpx: every .mlir/.test file under test/ is a test.
+import os
+import lit.formats
+
+config.name = "tpx"
+config.test_format = lit.formats.ShTest(not lit_config.isWindows)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tpx_obj_root, "test")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.tpx_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+# Plugins found through the environment would change what tests see.
+config.environment.pop("TRITON_PLUGIN_PATHS", None)
+
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%tpx_src", config.tpx_src_root))
+config.substitutions.append(("%tpx_lib", config.tpx_lib_dir))
+config.substitutions.append(("%corpus", config.corpus_dir))
