@@ -86,7 +86,7 @@ LogicalResult ElementwiseInlineAsmOp::verify() {
     return emitOpError("packed_element must be at least 1, got ") << pack;
   if (getNumResults() == 0)
     return emitOpError("must produce at least one result");
-  ArrayRef<int64_t> shape = getShapeOrEmpty(getResult(0).getType());
+  ArrayRef<int64_t> shape = getShapeOrEmpty((*this)->getResult(0).getType());
   auto checkShape = [&](Type type) -> LogicalResult {
     if (getShapeOrEmpty(type) != shape)
       return emitOpError("all operands and results must have the same shape");

@@ -132,12 +132,6 @@ TensorDescType::verify(function_ref<InFlightDiagnostic()> emitError,
 // Helpers
 //===----------------------------------------------------------------------===//
 
-Type tpx::tt::getElementTypeOrSelf(Type type) {
-  if (auto tensor = dyn_cast<RankedTensorType>(type))
-    return tensor.getElementType();
-  return type;
-}
-
 ArrayRef<int64_t> tpx::tt::getShapeOrEmpty(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))
     return tensor.getShape();

@@ -70,7 +70,6 @@ def TT_FuncOp : TT_Op<"func", [
       return getFunctionType().getResults();
     }
     bool isDeclaration() { return isExternal(); }
-    static ::llvm::StringRef getDefaultDialect() { return "tt"; }
   }];
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

@@ -3,15 +3,13 @@
 #define TPX_DIALECT_TT_IR_TTTYPES_H
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/Types.h"
 
 #define GET_TYPEDEF_CLASSES
 #include "tpx/Dialect/TT/IR/TTTypes.h.inc"
 
 namespace tpx::tt {
-
-/// The element type of a tensor, or the type itself for a scalar.
-mlir::Type getElementTypeOrSelf(mlir::Type type);
 
 /// The shape of a ranked tensor; empty for a scalar.
 llvm::ArrayRef<int64_t> getShapeOrEmpty(mlir::Type type);

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs what tpx needs on Debian 12, only what is missing (idempotent).
+set -euo pipefail
+packages=(cmake ninja-build ccache g++ git libgtest-dev
+  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+  python3 python3-numpy python3-pytest)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "tpx: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
