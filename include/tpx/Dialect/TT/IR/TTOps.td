@@ -147,11 +147,14 @@ def TT_SplatOp : TT_Op<"splat", [Pure]> {
   let hasVerifier = 1;
 }
 
-def TT_UnsplatOp : TT_Op<"unsplat", [Pure]> {
+// Triton prints only the source type (`tt.unsplat %t : tensor<1xf32>`); the
+// result is the source's element type.
+def TT_UnsplatOp : TT_Op<"unsplat", [Pure,
+    TT_TypeInferredFrom<"src", "result", "::mlir::getElementTypeOrSelf($_self)">]> {
   let summary = "the only element of a one-element tensor";
   let arguments = (ins TT_Tensor:$src);
   let results = (outs TT_Type:$result);
-  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let assemblyFormat = "$src attr-dict `:` type($src)";
   let hasVerifier = 1;
 }
 
@@ -501,7 +504,7 @@ def TT_DescriptorGatherOp : TT_Op<"descriptor_gather", [
     MemoryEffects<[MemRead<TT_GlobalMemory>]>]> {
   let summary = "gather rows through a descriptor whose block is one row";
   let arguments = (ins TT_TensorDesc:$desc,
-                       RankedTensorOf<[I16, I32]>:$x_offsets, I32:$y_offset);
+                       RankedTensorOf<[I32]>:$x_offsets, I32:$y_offset);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = [{
     $desc `[` $x_offsets `,` $y_offset `]` attr-dict `:` functional-type(operands, results)
@@ -513,7 +516,7 @@ def TT_DescriptorScatterOp : TT_Op<"descriptor_scatter", [
     MemoryEffects<[MemRead<TT_GlobalMemory>, MemWrite<TT_GlobalMemory>]>]> {
   let summary = "scatter rows through a descriptor whose block is one row";
   let arguments = (ins TT_TensorDesc:$desc,
-                       RankedTensorOf<[I16, I32]>:$x_offsets, I32:$y_offset,
+                       RankedTensorOf<[I32]>:$x_offsets, I32:$y_offset,
                        TT_Tensor:$src);
   let assemblyFormat = [{
     $desc `[` $x_offsets `,` $y_offset `]` `,` $src attr-dict `:` type(operands)

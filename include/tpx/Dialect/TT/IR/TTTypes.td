@@ -39,8 +39,9 @@ def TT_TensorDescType : TT_TypeDef<"TensorDesc", "tensordesc"> {
 
 //===----------------------------------------------------------------------===//
 // Type constraints. Those whose C++ class is ::mlir::Type print fully
-// qualified in assembly formats; TT_TensorPtr prints stripped (`<tensor<..>>`)
-// exactly as Triton prints block pointers.
+// qualified in assembly formats; TT_ScalarPtr, TT_TensorPtr and TT_TensorDesc
+// print stripped (`<f16>`, `<tensor<..>>`) exactly as Triton prints them where
+// an op names them alone in `type(..)`.
 //===----------------------------------------------------------------------===//
 
 def TT_Float : AnyTypeOf<[AnyFloat], "floating-point">;
@@ -49,11 +50,13 @@ def TT_Bool : TypeAlias<I1, "i1">;
 def TT_I32 : TypeAlias<I32, "i32">;
 def TT_I64 : TypeAlias<I64, "i64">;
 
-def TT_ScalarPtr : Type<
+// A DialectType with PointerType as its C++ class: `type($base)` prints it
+// stripped (`<f16>`), as Triton prints make_tensor_descriptor's base.
+def TT_ScalarPtr : DialectType<TT_Dialect,
   And<[CPred<"::llvm::isa<::tpx::tt::PointerType>($_self)">,
        CPred<"!::llvm::isa<::mlir::RankedTensorType>("
              "::llvm::cast<::tpx::tt::PointerType>($_self).getPointeeType())">]>,
-  "pointer to a scalar">;
+  "pointer to a scalar", "::tpx::tt::PointerType">;
 
 def TT_TensorPtr : DialectType<TT_Dialect,
   And<[CPred<"::llvm::isa<::tpx::tt::PointerType>($_self)">,
@@ -61,8 +64,11 @@ def TT_TensorPtr : DialectType<TT_Dialect,
              "::llvm::cast<::tpx::tt::PointerType>($_self).getPointeeType())">]>,
   "block pointer (pointer to a tensor)", "::tpx::tt::PointerType">;
 
-def TT_TensorDesc : Type<CPred<"::llvm::isa<::tpx::tt::TensorDescType>($_self)">,
-                         "tensor descriptor">;
+// Stripped when printed through `type(..)` (`<tensor<64x64xf16>>`), like
+// Triton's make_tensor_descriptor result; descriptor ops ask for qualified().
+def TT_TensorDesc : DialectType<TT_Dialect,
+  CPred<"::llvm::isa<::tpx::tt::TensorDescType>($_self)">,
+  "tensor descriptor", "::tpx::tt::TensorDescType">;
 
 def TT_Element : AnyTypeOf<[TT_Float, TT_Int, TT_ScalarPtr]>;
 
