@@ -13,6 +13,33 @@ static LogicalResult verifySameShape(Operation *op, Type a, Type b) {
   return success();
 }
 
+LogicalResult tpx::tt::verifySameShapeElementwise(Operation *op) {
+  Value reference = op->getNumResults() ? op->getResult(0)
+                    : op->getNumOperands() ? op->getOperand(0)
+                                           : Value();
+  if (!reference)
+    return success();
+  Type refType = reference.getType();
+  StringRef refKind = op->getNumResults() ? "result #0" : "operand #0";
+  auto check = [&](Value value, StringRef kind,
+                   unsigned index) -> LogicalResult {
+    Type type = value.getType();
+    if (isa<RankedTensorType>(type) == isa<RankedTensorType>(refType) &&
+        getShapeOrEmpty(type) == getShapeOrEmpty(refType))
+      return success();
+    return op->emitOpError()
+           << kind << " #" << index << " (" << type << ") and " << refKind
+           << " (" << refType << ") must have the same shape";
+  };
+  for (OpOperand &operand : op->getOpOperands())
+    if (failed(check(operand.get(), "operand", operand.getOperandNumber())))
+      return failure();
+  for (OpResult result : op->getResults())
+    if (failed(check(result, "result", result.getResultNumber())))
+      return failure();
+  return success();
+}
+
 /// Width in bits of a scalar; pointers are 64 bits wide.
 static unsigned bitWidthOf(Type scalar) {
   if (isa<PointerType>(scalar))

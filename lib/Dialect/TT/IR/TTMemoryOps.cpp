@@ -276,12 +276,13 @@ static LogicalResult verifyRowTransfer(Operation *op, Value desc,
   if (offsets.getRank() != 1)
     return op->emitOpError("x_offsets must be 1-D, got ") << offsets;
   auto tensor = cast<RankedTensorType>(tensorType);
-  SmallVector<int64_t> expected = {offsets.getDimSize(0), block.getDimSize(1)};
-  if (tensor.getShape() != ArrayRef<int64_t>(expected) ||
-      tensor.getElementType() != block.getElementType())
+  auto expected = RankedTensorType::get(
+      {offsets.getDimSize(0), block.getDimSize(1)}, block.getElementType());
+  if (tensor.getShape() != expected.getShape() ||
+      tensor.getElementType() != expected.getElementType())
     return op->emitOpError("tensor ")
-           << tensor << " must be " << expected[0] << "x" << expected[1]
-           << "x" << block.getElementType();
+           << tensor << " must be " << expected
+           << " (one row of the block per x offset)";
   return success();
 }
 

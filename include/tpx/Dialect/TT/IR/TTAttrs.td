@@ -10,8 +10,13 @@
 
 include "mlir/IR/EnumAttr.td"
 
+// The summary lists the integer of every case: inside an attribute
+// dictionary the enum is written as that integer, so a constraint failure
+// ("failed to satisfy constraint: padding option: 1 (zero), 2 (nan)") tells
+// the reader which values are allowed.
 class TT_I32Enum<string name, string summary, list<I32EnumAttrCase> cases>
-    : I32EnumAttr<name, summary, cases> {
+    : I32EnumAttr<name, summary # ": " # !interleave(!foreach(c, cases,
+          !cast<string>(c.value) # " (" # c.str # ")"), ", "), cases> {
   let cppNamespace = "::tpx::tt";
 }
 

@@ -21,6 +21,23 @@ namespace tpx::tt {
 struct GlobalMemory : public mlir::SideEffects::Resource::Base<GlobalMemory> {
   llvm::StringRef getName() final { return "<tt global memory>"; }
 };
+
+/// Checks that every operand and result of an elementwise op has the shape
+/// of the first result (or, with no results, of the first operand), naming
+/// the offending value. Runs before MLIR's generic Elementwise trait so that
+/// a mismatch is reported in these terms rather than the trait's vaguer
+/// "same shape and base type".
+mlir::LogicalResult verifySameShapeElementwise(mlir::Operation *op);
+
+/// The trait behind TT_SameShapeElementwise in TTOps.td.
+template <typename ConcreteType>
+class SameShapeElementwise
+    : public mlir::OpTrait::TraitBase<ConcreteType, SameShapeElementwise> {
+public:
+  static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifySameShapeElementwise(op);
+  }
+};
 } // namespace tpx::tt
 
 #define GET_OP_CLASSES

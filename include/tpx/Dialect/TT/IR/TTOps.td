@@ -34,9 +34,16 @@ class TT_TypeInferredFrom<string from, string to, string transform>
     : TypesMatchWith<"type of " # to # " follows from " # from, from, to,
                      transform, "true || std::equal_to<>()">;
 
+// All operands and results share one shape (scalars have none); verified
+// first so the diagnostic names the mismatching value.
+def TT_SameShapeElementwise : NativeOpTrait<"SameShapeElementwise"> {
+  let cppNamespace = "::tpx::tt";
+}
+
 // Elementwise ops on scalars or on tensors of one shape.
 class TT_ElementwiseOp<string mnemonic, list<Trait> traits = []>
-    : TT_Op<mnemonic, !listconcat(traits, [Elementwise])>;
+    : TT_Op<mnemonic, !listconcat([TT_SameShapeElementwise], traits,
+                                  [Elementwise])>;
 
 //===----------------------------------------------------------------------===//
 // Functions and calls
