@@ -14,7 +14,7 @@ static LogicalResult verifySameShape(Operation *op, Type a, Type b) {
 }
 
 LogicalResult tpx::tt::verifySameShapeElementwise(Operation *op) {
-  Value reference = op->getNumResults() ? op->getResult(0)
+  Value reference = op->getNumResults()    ? op->getResult(0)
                     : op->getNumOperands() ? op->getOperand(0)
                                            : Value();
   if (!reference)
@@ -152,8 +152,8 @@ void ElementwiseInlineAsmOp::getEffects(
 /// Checks a[..., M, K] x b[..., K, N] -> d[..., M, N]; `checkK` is off for
 /// scaled dots whose operands may pack two fp4 values per byte along K.
 static LogicalResult verifyMatmulShapes(Operation *op, RankedTensorType a,
-                                        RankedTensorType b,
-                                        RankedTensorType d, bool checkK) {
+                                        RankedTensorType b, RankedTensorType d,
+                                        bool checkK) {
   int64_t rank = a.getRank();
   if (rank != 2 && rank != 3)
     return op->emitOpError("operands must be 2-D (or batched 3-D), got rank ")

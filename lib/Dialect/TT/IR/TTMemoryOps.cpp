@@ -15,7 +15,8 @@ static bool isBlockPointer(Type type) {
 static LogicalResult verifyMask(Operation *op, Value mask, Type ptrType) {
   if (!mask)
     return success();
-  Type expected = withElementType(ptrType, IntegerType::get(op->getContext(), 1));
+  Type expected =
+      withElementType(ptrType, IntegerType::get(op->getContext(), 1));
   if (mask.getType() != expected)
     return op->emitOpError("mask type ")
            << mask.getType() << " must be " << expected
@@ -59,8 +60,8 @@ static LogicalResult verifyBlockAccess(Operation *op, Type ptrType,
   if (hasMask)
     return op->emitOpError("a block pointer access takes boundaryCheck, not a "
                            "mask");
-  auto block = cast<RankedTensorType>(
-      cast<PointerType>(ptrType).getPointeeType());
+  auto block =
+      cast<RankedTensorType>(cast<PointerType>(ptrType).getPointeeType());
   for (int32_t dim : boundaryCheck)
     if (dim < 0 || dim >= block.getRank())
       return op->emitOpError("boundaryCheck dimension ")
@@ -73,9 +74,8 @@ LogicalResult LoadOp::verify() {
   Type ptr = getPtr().getType();
   Type pointee = getPointeeTypeOf(ptr);
   if (getType() != pointee)
-    return emitOpError("result type ")
-           << getType() << " must be " << pointee << ", what " << ptr
-           << " points to";
+    return emitOpError("result type ") << getType() << " must be " << pointee
+                                       << ", what " << ptr << " points to";
   if (failed(verifyBlockAccess(*this, ptr, getBoundaryCheck(),
                                getMask() || getOther())))
     return failure();
@@ -108,8 +108,8 @@ LogicalResult StoreOp::verify() {
   Type pointee = getPointeeTypeOf(ptr);
   if (getValue().getType() != pointee)
     return emitOpError("value type ")
-           << getValue().getType() << " must be " << pointee << ", what "
-           << ptr << " points to";
+           << getValue().getType() << " must be " << pointee << ", what " << ptr
+           << " points to";
   if (failed(verifyBlockAccess(*this, ptr, getBoundaryCheck(),
                                static_cast<bool>(getMask()))))
     return failure();
@@ -144,9 +144,8 @@ LogicalResult AtomicRMWOp::verify() {
   case RMWOp::UMAX:
   case RMWOp::UMIN:
     if (!isa<IntegerType>(elem))
-      return emitOpError()
-             << stringifyRMWOp(getAtomicRmwOp())
-             << " needs integer values, got " << elem;
+      return emitOpError() << stringifyRMWOp(getAtomicRmwOp())
+                           << " needs integer values, got " << elem;
     break;
   case RMWOp::MAX:
   case RMWOp::MIN:
@@ -280,9 +279,8 @@ static LogicalResult verifyRowTransfer(Operation *op, Value desc,
       {offsets.getDimSize(0), block.getDimSize(1)}, block.getElementType());
   if (tensor.getShape() != expected.getShape() ||
       tensor.getElementType() != expected.getElementType())
-    return op->emitOpError("tensor ")
-           << tensor << " must be " << expected
-           << " (one row of the block per x offset)";
+    return op->emitOpError("tensor ") << tensor << " must be " << expected
+                                      << " (one row of the block per x offset)";
   return success();
 }
 
@@ -291,6 +289,5 @@ LogicalResult DescriptorGatherOp::verify() {
 }
 
 LogicalResult DescriptorScatterOp::verify() {
-  return verifyRowTransfer(*this, getDesc(), getXOffsets(),
-                           getSrc().getType());
+  return verifyRowTransfer(*this, getDesc(), getXOffsets(), getSrc().getType());
 }
