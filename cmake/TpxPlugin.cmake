@@ -1,0 +1,43 @@
+# add_tpx_plugin(name SOURCES... [LINK_TPX] [OUTPUT_DIRECTORY dir])
+#
+# Builds a tpx plugin: a MODULE library named `<name>.so` that links the
+# same libMLIR.so as tpx (never a static MLIR) and exports only its entry
+# symbol, tpxGetPluginInfo. LINK_TPX also links libtpx.so, for plugins that
+# use tpx's own C++ API (the tt dialect classes, ...).
+#
+# The same function serves the in-tree examples and out-of-tree plugins: the
+# tpx build defines TPX_INCLUDE_DIRS and TPX_CORE_TARGET before including
+# this file, the installed TpxConfig.cmake does the same for the SDK.
+include_guard(GLOBAL)
+
+function(add_tpx_plugin name)
+  cmake_parse_arguments(ARG "LINK_TPX" "OUTPUT_DIRECTORY" "" ${ARGN})
+  if(NOT ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "add_tpx_plugin(${name}): no sources")
+  endif()
+  add_library(${name} MODULE ${ARG_UNPARSED_ARGUMENTS})
+  set_target_properties(${name} PROPERTIES
+    PREFIX ""
+    CXX_STANDARD 17
+    CXX_STANDARD_REQUIRED ON
+    # Hidden by default: two plugins never clash on their internal symbols.
+    C_VISIBILITY_PRESET hidden
+    CXX_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON
+    BUILD_RPATH "${LLVM_LIBRARY_DIR}"
+    INSTALL_RPATH "${LLVM_LIBRARY_DIR}")
+  if(ARG_OUTPUT_DIRECTORY)
+    set_target_properties(${name} PROPERTIES
+      LIBRARY_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIRECTORY})
+  endif()
+  target_include_directories(${name} SYSTEM PRIVATE ${TPX_INCLUDE_DIRS})
+  separate_arguments(tpx_llvm_definitions UNIX_COMMAND "${LLVM_DEFINITIONS}")
+  target_compile_options(${name} PRIVATE ${tpx_llvm_definitions})
+  if(NOT LLVM_ENABLE_RTTI)
+    target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-fno-rtti>)
+  endif()
+  target_link_libraries(${name} PRIVATE MLIR)
+  if(ARG_LINK_TPX)
+    target_link_libraries(${name} PRIVATE ${TPX_CORE_TARGET})
+  endif()
+endfunction()

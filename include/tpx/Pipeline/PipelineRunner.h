@@ -1,0 +1,54 @@
+//===- PipelineRunner.h - Run a pipeline on a module -----------*- C++ -*-===//
+//
+// Runs the stages of a Pipeline in order on one module: MLIR stages through
+// an mlir::PassManager built from the stage's pipeline string, Emit stages
+// through their StageEmitter. After each stage the output can be dumped to a
+// directory and replaced by a file from an override directory (the
+// TRITON_KERNEL_DUMP / TRITON_KERNEL_OVERRIDE workflow).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TPX_PIPELINE_PIPELINERUNNER_H
+#define TPX_PIPELINE_PIPELINERUNNER_H
+
+#include "tpx/Pipeline/Pipeline.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+namespace tpx {
+
+struct RunOptions {
+  /// Stop after this stage (empty: run all).
+  std::string stopAfter;
+  /// Write `<kernel>.<stage>.mlir` (MLIR stages) or `<kernel>.<stage>`
+  /// (Emit stages) here after each stage; created if missing.
+  std::string dumpDir;
+  /// After each stage, if `<kernel>.<stage>.mlir` (or `<kernel>.<stage>`)
+  /// exists here, it replaces that stage's output.
+  std::string overrideDir;
+  /// Print locations in MLIR outputs and dumps.
+  bool printDebugInfo = false;
+};
+
+struct RunResult {
+  /// The last stage that ran.
+  std::string lastStage;
+  /// Its output: the printed module for an MLIR stage, bytes otherwise.
+  std::string output;
+  bool isBinary = false;
+};
+
+/// The name used for dump and override files: the first public function
+/// of the module (the kernel), else the module's name, else "module".
+std::string getKernelName(mlir::ModuleOp module);
+
+/// Runs `pipeline` on `module` (which may be replaced by an override).
+/// Errors name the stage; pass failures carry the MLIR diagnostics, which
+/// are also reported through the context's diagnostic handler.
+llvm::Expected<RunResult> runPipeline(const Pipeline &pipeline,
+                                      mlir::OwningOpRef<mlir::ModuleOp> &module,
+                                      const RunOptions &options);
+
+} // namespace tpx
+
+#endif // TPX_PIPELINE_PIPELINERUNNER_H

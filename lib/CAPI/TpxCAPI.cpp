@@ -1,0 +1,198 @@
+//===- TpxCAPI.cpp - The tpx host C API (tpx-c/Tpx.h) ---------------------===//
+#include "tpx-c/Tpx.h"
+
+#include "tpx/Pipeline/PipelineExtension.h"
+#include "tpx/Pipeline/PipelineRunner.h"
+#include "tpx/Plugin/PluginCacheKey.h"
+#include "tpx/Plugin/PluginRegistry.h"
+#include "tpx/Registration/TpxRegistration.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "llvm/Support/SourceMgr.h"
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace tpx;
+
+static char *copyString(llvm::StringRef text) {
+  char *copy = static_cast<char *>(std::malloc(text.size() + 1));
+  if (!copy)
+    return nullptr;
+  std::memcpy(copy, text.data(), text.size());
+  copy[text.size()] = '\0';
+  return copy;
+}
+
+/// Stores the error's text in *error (when asked) and returns TPX_FAILURE.
+static TpxStatus fail(llvm::Error error, char **out) {
+  std::string message = llvm::toString(std::move(error));
+  if (out)
+    *out = copyString(message);
+  return TPX_FAILURE;
+}
+
+static TpxStatus fail(const llvm::Twine &message, char **out) {
+  return fail(llvm::createStringError(llvm::inconvertibleErrorCode(), message),
+              out);
+}
+
+static TpxStatus done(llvm::Error error, char **out) {
+  if (error)
+    return fail(std::move(error), out);
+  return TPX_SUCCESS;
+}
+
+void tpxStringFree(char *string) { std::free(string); }
+
+TpxStatus tpxLoadPlugin(const char *path, char **error) {
+  if (!path)
+    return fail("tpxLoadPlugin: null path", error);
+  return done(loadPlugin(path), error);
+}
+
+TpxStatus tpxLoadPluginPaths(const char *paths, char **error) {
+  return done(loadPluginPaths(paths ? paths : ""), error);
+}
+
+TpxStatus tpxLoadPluginsFromEnv(char **error) {
+  return done(loadPluginsFromEnvironment(), error);
+}
+
+size_t tpxGetNumPlugins(void) { return getLoadedPlugins().size(); }
+
+const TpxPluginInfo *tpxGetPlugin(size_t index) {
+  auto plugins = getLoadedPlugins();
+  return index < plugins.size() ? plugins[index]->file.info : nullptr;
+}
+
+size_t tpxGetNumDslOps(void) { return getPluginDslOps().size(); }
+
+const TpxDslOpInfo *tpxGetDslOp(size_t index) {
+  auto ops = getPluginDslOps();
+  return index < ops.size() ? ops[index].info : nullptr;
+}
+
+const TpxDslOpInfo *tpxLookupDslOp(const char *name) {
+  const PluginDslOp *op = lookupPluginDslOp(name ? name : "");
+  return op ? op->info : nullptr;
+}
+
+TpxStatus tpxBuildDslOp(const char *name, const TpxBuildContext *where,
+                        const MlirValue *operands, size_t numOperands,
+                        const TpxKeywordArg *kwargs, size_t numKwargs,
+                        MlirValue *results, size_t maxResults,
+                        size_t *numResults, char **error) {
+  if (!name || !where || (numOperands && !operands) || (numKwargs && !kwargs))
+    return fail("tpxBuildDslOp: null argument", error);
+  llvm::SmallVector<MlirValue> built;
+  if (llvm::Error e =
+          buildPluginDslOp(name, *where, llvm::ArrayRef(operands, numOperands),
+                           llvm::ArrayRef(kwargs, numKwargs), built))
+    return fail(std::move(e), error);
+  if (built.size() > maxResults || (!results && !built.empty()))
+    return fail("DSL op '" + llvm::Twine(name) + "' produced " +
+                    llvm::Twine(built.size()) + " results, room for " +
+                    llvm::Twine(maxResults),
+                error);
+  for (size_t i = 0; i < built.size(); ++i)
+    results[i] = built[i];
+  if (numResults)
+    *numResults = built.size();
+  return TPX_SUCCESS;
+}
+
+TpxStatus tpxPushPipelineSelection(const char *const *names, size_t count,
+                                   char **error) {
+  std::vector<std::string> list;
+  for (size_t i = 0; i < count; ++i) {
+    if (!names || !names[i])
+      return fail("tpxPushPipelineSelection: null name", error);
+    list.push_back(names[i]);
+  }
+  return done(pushPipelineSelection(list), error);
+}
+
+TpxStatus tpxPopPipelineSelection(char **error) {
+  return done(popPipelineSelection(), error);
+}
+
+/// tpx and plugin dialects, and every pass a pipeline may name.
+static mlir::MLIRContext *createContext() {
+  registerTpxPasses();
+  mlir::DialectRegistry registry;
+  registerTpxDialects(registry);
+  appendPluginDialects(registry);
+  return new mlir::MLIRContext(registry);
+}
+
+MlirContext tpxContextCreate(void) { return wrap(createContext()); }
+
+void tpxContextDestroy(MlirContext context) { delete unwrap(context); }
+
+TpxStatus tpxCompileString(const char *source, const TpxCompileOptions *options,
+                           char **output, size_t *outputSize, char **error) {
+  if (!source || !options || !options->target || !output)
+    return fail("tpxCompileString: null argument", error);
+  if (options->structSize < sizeof(TpxCompileOptions))
+    return fail("tpxCompileString: TpxCompileOptions.structSize is too small",
+                error);
+  std::unique_ptr<mlir::MLIRContext> context(createContext());
+  std::string diagnostics;
+  mlir::ScopedDiagnosticHandler handler(
+      context.get(), [&](mlir::Diagnostic &diag) {
+        llvm::raw_string_ostream os(diagnostics);
+        os << diag.getLocation() << ": error: " << diag << "\n";
+        return mlir::success();
+      });
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(source, context.get());
+  if (!module)
+    return fail("cannot parse the source:\n" + diagnostics, error);
+
+  llvm::Expected<Pipeline> pipeline =
+      options->pipelineText ? Pipeline::parse(options->pipelineText)
+                            : getEffectivePipeline(options->target, *module);
+  if (!pipeline)
+    return fail(pipeline.takeError(), error);
+  if (options->pipelineText)
+    pipeline->setTarget(options->target);
+  RunOptions run;
+  run.stopAfter = options->stopAfter ? options->stopAfter : "";
+  run.dumpDir = options->dumpDir ? options->dumpDir : "";
+  run.overrideDir = options->overrideDir ? options->overrideDir : "";
+  auto result = runPipeline(*pipeline, module, run);
+  if (!result)
+    return fail(result.takeError(), error);
+  *output = static_cast<char *>(std::malloc(result->output.size() + 1));
+  std::memcpy(*output, result->output.data(), result->output.size());
+  (*output)[result->output.size()] = '\0';
+  if (outputSize)
+    *outputSize = result->output.size();
+  return TPX_SUCCESS;
+}
+
+TpxStatus tpxGetPipelineText(const char *target, char **text, char **error) {
+  if (!target || !text)
+    return fail("tpxGetPipelineText: null argument", error);
+  auto pipeline = getEffectivePipeline(target);
+  if (!pipeline)
+    return fail(pipeline.takeError(), error);
+  *text = copyString(pipeline->print());
+  return TPX_SUCCESS;
+}
+
+TpxStatus tpxGetCacheKeyMaterial(const char *target, char **material,
+                                 char **error) {
+  if (!target || !material)
+    return fail("tpxGetCacheKeyMaterial: null argument", error);
+  auto pipeline = getEffectivePipeline(target);
+  if (!pipeline)
+    return fail(pipeline.takeError(), error);
+  *material = copyString(getCacheKeyMaterial(*pipeline));
+  return TPX_SUCCESS;
+}

@@ -1,0 +1,208 @@
+//===- PipelineExtension.cpp - Extension registry and selection -----------===//
+#include "tpx/Pipeline/PipelineExtension.h"
+#include "tpx/Pipeline/TargetPipelines.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <mutex>
+
+using namespace tpx;
+using llvm::Error;
+using llvm::StringRef;
+
+static Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+namespace {
+/// Process-wide state. Extensions are registered while plugins load and
+/// selections are pushed by front ends, possibly from several threads.
+struct ExtensionState {
+  std::mutex mutex;
+  // std::map keeps pointers stable and names sorted.
+  std::map<std::string, PipelineExtension, std::less<>> extensions;
+  std::vector<std::vector<std::string>> selectionStack;
+};
+} // namespace
+
+static ExtensionState &getState() {
+  static ExtensionState state;
+  return state;
+}
+
+Error tpx::registerPipelineExtension(PipelineExtension extension) {
+  ExtensionState &state = getState();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  auto it = state.extensions.find(extension.name);
+  if (it != state.extensions.end())
+    return makeError("pipeline extension '" + extension.name +
+                     "' is already provided by '" + it->second.provider + "'");
+  std::string name = extension.name;
+  state.extensions.emplace(std::move(name), std::move(extension));
+  return Error::success();
+}
+
+const PipelineExtension *tpx::lookupPipelineExtension(StringRef name) {
+  ExtensionState &state = getState();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  auto it = state.extensions.find(name);
+  return it == state.extensions.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> tpx::getPipelineExtensionNames() {
+  ExtensionState &state = getState();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  std::vector<std::string> names;
+  for (auto &it : state.extensions)
+    names.push_back(it.first);
+  return names;
+}
+
+static Error unknownExtension(StringRef name) {
+  std::string known;
+  for (const std::string &candidate : getPipelineExtensionNames())
+    known += (known.empty() ? "" : ", ") + candidate;
+  return makeError("unknown pipeline extension '" + name +
+                   "' (known: " + (known.empty() ? "none" : known) + ")");
+}
+
+Error tpx::applyPipelineExtensions(Pipeline &pipeline,
+                                   llvm::ArrayRef<std::string> names) {
+  for (const std::string &name : names) {
+    const PipelineExtension *extension = lookupPipelineExtension(name);
+    if (!extension)
+      return unknownExtension(name);
+    // Edit a copy so a failing extension leaves no half-applied edits.
+    Pipeline edited = pipeline;
+    if (Error error = extension->apply(edited))
+      return makeError("pipeline extension '" + name + "' (from '" +
+                       extension->provider +
+                       "') failed: " + llvm::toString(std::move(error)));
+    pipeline = std::move(edited);
+  }
+  return Error::success();
+}
+
+Error tpx::pushPipelineSelection(llvm::ArrayRef<std::string> names) {
+  for (const std::string &name : names)
+    if (!lookupPipelineExtension(name))
+      return unknownExtension(name);
+  ExtensionState &state = getState();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  state.selectionStack.emplace_back(names.begin(), names.end());
+  return Error::success();
+}
+
+Error tpx::popPipelineSelection() {
+  ExtensionState &state = getState();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  if (state.selectionStack.empty())
+    return makeError("no pipeline selection is active");
+  state.selectionStack.pop_back();
+  return Error::success();
+}
+
+static void appendUnique(std::vector<std::string> &names, StringRef name) {
+  if (!llvm::is_contained(names, name))
+    names.push_back(name.str());
+}
+
+std::vector<std::string> tpx::getScopedPipelineSelection() {
+  ExtensionState &state = getState();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  std::vector<std::string> names;
+  for (const auto &scope : state.selectionStack)
+    for (const std::string &name : scope)
+      appendUnique(names, name);
+  return names;
+}
+
+PipelineSelectionScope::PipelineSelectionScope(
+    llvm::ArrayRef<std::string> names) {
+  error = pushPipelineSelection(names);
+  pushed = !error;
+}
+
+PipelineSelectionScope::~PipelineSelectionScope() {
+  if (pushed)
+    llvm::consumeError(popPipelineSelection());
+  llvm::consumeError(std::move(error));
+}
+
+Error PipelineSelectionScope::takeError() { return std::move(error); }
+
+/// Reads one `tpx.pipeline` attribute: ["a", "b"] or "a,b".
+static Error readSelection(mlir::Operation *op,
+                           std::vector<std::string> &names) {
+  mlir::Attribute attr = op->getAttr(kPipelineAttrName);
+  if (!attr)
+    return Error::success();
+  auto describe = [&] {
+    std::string what = op->getName().getStringRef().str();
+    if (auto symbol = op->getAttrOfType<mlir::StringAttr>("sym_name"))
+      what += " @" + symbol.getValue().str();
+    return what;
+  };
+  if (auto string = mlir::dyn_cast<mlir::StringAttr>(attr)) {
+    llvm::SmallVector<StringRef> parts;
+    string.getValue().split(parts, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef part : parts)
+      appendUnique(names, part.trim());
+    return Error::success();
+  }
+  if (auto array = mlir::dyn_cast<mlir::ArrayAttr>(attr)) {
+    for (mlir::Attribute element : array) {
+      auto string = mlir::dyn_cast<mlir::StringAttr>(element);
+      if (!string)
+        return makeError("'" + kPipelineAttrName + "' on " + describe() +
+                         " must hold strings");
+      appendUnique(names, string.getValue());
+    }
+    return Error::success();
+  }
+  return makeError("'" + kPipelineAttrName + "' on " + describe() +
+                   " must be a string or an array of strings");
+}
+
+llvm::Expected<std::vector<std::string>>
+tpx::getModulePipelineSelection(mlir::ModuleOp module) {
+  std::vector<std::string> names;
+  if (Error error = readSelection(module, names))
+    return std::move(error);
+  for (mlir::Operation &op : module.getBody()->getOperations())
+    if (mlir::isa<mlir::FunctionOpInterface>(op))
+      if (Error error = readSelection(&op, names))
+        return std::move(error);
+  return names;
+}
+
+llvm::Expected<Pipeline> tpx::getEffectivePipeline(StringRef target) {
+  auto pipeline = getDefaultPipeline(target);
+  if (!pipeline)
+    return pipeline.takeError();
+  if (Error error =
+          applyPipelineExtensions(*pipeline, getScopedPipelineSelection()))
+    return std::move(error);
+  return pipeline;
+}
+
+llvm::Expected<Pipeline> tpx::getEffectivePipeline(StringRef target,
+                                                   mlir::ModuleOp module) {
+  auto moduleNames = getModulePipelineSelection(module);
+  if (!moduleNames)
+    return moduleNames.takeError();
+  std::vector<std::string> names = getScopedPipelineSelection();
+  for (const std::string &name : *moduleNames)
+    appendUnique(names, name);
+  auto pipeline = getDefaultPipeline(target);
+  if (!pipeline)
+    return pipeline.takeError();
+  if (Error error = applyPipelineExtensions(*pipeline, names))
+    return std::move(error);
+  return pipeline;
+}

@@ -1,0 +1,198 @@
+//===- PipelineRunner.cpp - Run stages with dumps and overrides -----------===//
+#include "tpx/Pipeline/PipelineRunner.h"
+#include "tpx/Pipeline/StageEmitter.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace tpx;
+using llvm::Error;
+using llvm::StringRef;
+
+static Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+std::string tpx::getKernelName(mlir::ModuleOp module) {
+  for (mlir::Operation &op : module.getBody()->getOperations())
+    if (auto function = mlir::dyn_cast<mlir::FunctionOpInterface>(op))
+      if (function.isPublic())
+        return function.getName().str();
+  if (auto name = module.getSymName())
+    return name->str();
+  return "module";
+}
+
+static std::string printModule(mlir::ModuleOp module, bool debugInfo) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os, mlir::OpPrintingFlags().enableDebugInfo(
+                        debugInfo, /*prettyForm=*/false));
+  return text;
+}
+
+/// Collects the diagnostics emitted while a stage runs, so that the error
+/// returned to the caller carries them (a C API caller has no stderr).
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(mlir::MLIRContext *context)
+      : handler(context, [this](mlir::Diagnostic &diag) {
+          llvm::raw_string_ostream os(text);
+          if (!text.empty())
+            os << "\n";
+          os << diag.getLocation() << ": ";
+          switch (diag.getSeverity()) {
+          case mlir::DiagnosticSeverity::Error:
+            os << "error: ";
+            break;
+          case mlir::DiagnosticSeverity::Warning:
+            os << "warning: ";
+            break;
+          default:
+            os << "note: ";
+            break;
+          }
+          os << diag;
+          for (mlir::Diagnostic &note : diag.getNotes())
+            os << "\n" << note.getLocation() << ": note: " << note;
+          return mlir::success();
+        }) {}
+  const std::string &str() const { return text; }
+
+private:
+  std::string text;
+  mlir::ScopedDiagnosticHandler handler;
+};
+
+static Error runMLIRStage(const Stage &stage, mlir::ModuleOp module) {
+  mlir::MLIRContext *context = module.getContext();
+  DiagnosticCollector diagnostics(context);
+  mlir::PassManager pm(context, stage.anchor);
+  std::string entries;
+  for (const PassEntry &entry : stage.passes)
+    entries += (entries.empty() ? "" : ",") + entry.str();
+  std::string parseErrors;
+  llvm::raw_string_ostream parseStream(parseErrors);
+  if (mlir::failed(mlir::parsePassPipeline(entries, pm, parseStream)))
+    return makeError("stage '" + stage.name + "': invalid pass pipeline '" +
+                     stage.pipelineString() +
+                     "': " + StringRef(parseErrors).trim());
+  if (mlir::failed(pm.run(module)))
+    return makeError("stage '" + stage.name + "' failed" +
+                     (diagnostics.str().empty() ? "" : ":\n") +
+                     diagnostics.str());
+  return Error::success();
+}
+
+static Error writeFile(StringRef path, StringRef contents) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return makeError(path + ": cannot write: " + ec.message());
+  os << contents;
+  return Error::success();
+}
+
+static Error dumpStage(const RunOptions &options, StringRef fileName,
+                       StringRef contents) {
+  if (options.dumpDir.empty())
+    return Error::success();
+  if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpDir))
+    return makeError(options.dumpDir +
+                     ": cannot create dump directory: " + ec.message());
+  llvm::SmallString<256> path(options.dumpDir);
+  llvm::sys::path::append(path, fileName);
+  return writeFile(path, contents);
+}
+
+/// The override file for a stage, if the override directory has one.
+static std::optional<std::string> findOverride(const RunOptions &options,
+                                               StringRef fileName) {
+  if (options.overrideDir.empty())
+    return std::nullopt;
+  llvm::SmallString<256> path(options.overrideDir);
+  llvm::sys::path::append(path, fileName);
+  if (!llvm::sys::fs::exists(path))
+    return std::nullopt;
+  return std::string(path);
+}
+
+llvm::Expected<RunResult>
+tpx::runPipeline(const Pipeline &pipeline,
+                 mlir::OwningOpRef<mlir::ModuleOp> &module,
+                 const RunOptions &options) {
+  if (!options.stopAfter.empty() && !pipeline.getStage(options.stopAfter))
+    return makeError("--stop-after: pipeline of target '" +
+                     pipeline.getTarget() + "' has no stage '" +
+                     options.stopAfter + "'");
+  const std::string kernel = getKernelName(*module);
+  RunResult result;
+  bool haveBytes = false;
+  for (const Stage &stage : pipeline.getStages()) {
+    if (stage.kind == StageKind::MLIR) {
+      if (haveBytes)
+        return makeError("stage '" + stage.name +
+                         "' runs passes on MLIR, but an earlier stage already "
+                         "emitted bytes");
+      if (Error error = runMLIRStage(stage, *module))
+        return std::move(error);
+      std::string fileName = kernel + "." + stage.name + ".mlir";
+      if (auto path = findOverride(options, fileName)) {
+        llvm::SourceMgr sourceMgr;
+        DiagnosticCollector diagnostics(module->getContext());
+        auto replacement = mlir::parseSourceFile<mlir::ModuleOp>(
+            *path, sourceMgr, module->getContext());
+        if (!replacement)
+          return makeError(*path + ": cannot use as override of stage '" +
+                           stage.name + "':\n" + diagnostics.str());
+        module = std::move(replacement);
+      }
+      result.output = printModule(*module, options.printDebugInfo);
+      result.isBinary = false;
+      if (Error error = dumpStage(options, fileName, result.output))
+        return std::move(error);
+    } else {
+      if (!stage.passes.empty())
+        if (Error error = runMLIRStage(stage, *module))
+          return std::move(error);
+      StageEmitter *emitter =
+          lookupStageEmitter(pipeline.getTarget(), stage.name);
+      if (!emitter)
+        return makeError("stage '" + stage.name + "' of target '" +
+                         pipeline.getTarget() + "' has no emitter yet");
+      mlir::ModuleOp current = *module;
+      EmitterInput input{pipeline.getTarget(), current,
+                         haveBytes ? StringRef(result.output) : StringRef()};
+      auto bytes = emitter->emit(input);
+      if (!bytes)
+        return makeError("stage '" + stage.name +
+                         "': " + llvm::toString(bytes.takeError()));
+      std::string fileName = kernel + "." + stage.name;
+      if (auto path = findOverride(options, fileName)) {
+        auto buffer = llvm::MemoryBuffer::getFile(*path);
+        if (!buffer)
+          return makeError(
+              *path + ": cannot read override: " + buffer.getError().message());
+        *bytes = (*buffer)->getBuffer().str();
+      }
+      result.output = std::move(*bytes);
+      result.isBinary = true;
+      haveBytes = true;
+      if (Error error = dumpStage(options, fileName, result.output))
+        return std::move(error);
+    }
+    result.lastStage = stage.name;
+    if (stage.name == options.stopAfter)
+      break;
+  }
+  return result;
+}

@@ -1,0 +1,85 @@
+//===- TargetPipelines.cpp - The default pipelines, in one table ----------===//
+//
+// Stage names are public (plugins and users name them). Stages that later
+// work fills (ttgir, llir and the emit stages) hold few or no passes yet; the
+// ttir stage is complete. Backends add their passes here and register
+// emitters for the Emit stages (StageEmitter.h).
+//
+//===----------------------------------------------------------------------===//
+#include "tpx/Pipeline/TargetPipelines.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace tpx;
+using llvm::StringRef;
+
+namespace {
+struct StageSpec {
+  const char *name;
+  StageKind kind;
+  const char *passes; // comma-separated pass entries
+};
+} // namespace
+
+// Like Triton's make_ttir: inline calls, simplify, drop dead symbols.
+static constexpr const char *kTTIRPasses = "inline,canonicalize,cse,symbol-dce";
+
+static const StageSpec kCpuStages[] = {
+    {"ttir", StageKind::MLIR, kTTIRPasses},
+    {"llir", StageKind::MLIR, ""},
+    {"obj", StageKind::Emit, ""},
+};
+static const StageSpec kNvidiaStages[] = {
+    {"ttir", StageKind::MLIR, kTTIRPasses}, {"ttgir", StageKind::MLIR, ""},
+    {"llir", StageKind::MLIR, ""},          {"ptx", StageKind::Emit, ""},
+    {"cubin", StageKind::Emit, ""},
+};
+static const StageSpec kAmdStages[] = {
+    {"ttir", StageKind::MLIR, kTTIRPasses}, {"ttgir", StageKind::MLIR, ""},
+    {"llir", StageKind::MLIR, ""},          {"amdgcn", StageKind::Emit, ""},
+    {"hsaco", StageKind::Emit, ""},
+};
+
+static bool hasDigitsAfter(StringRef name, StringRef prefix) {
+  if (!name.consume_front(prefix) || name.empty())
+    return false;
+  name.consume_back("a"); // sm_90a
+  return !name.empty() &&
+         llvm::all_of(name, [](char c) { return llvm::isAlnum(c); }) &&
+         llvm::isDigit(name.front());
+}
+
+llvm::Expected<std::string> tpx::getTargetFamily(StringRef target) {
+  if (target == "cpu")
+    return std::string("cpu");
+  if (hasDigitsAfter(target, "sm_"))
+    return std::string("nvidia");
+  if (hasDigitsAfter(target, "gfx"))
+    return std::string("amd");
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "unknown target '" + target +
+                                     "' (expected cpu, sm_<N>[a] or gfx<N>)");
+}
+
+llvm::Expected<Pipeline> tpx::getDefaultPipeline(StringRef target) {
+  auto family = getTargetFamily(target);
+  if (!family)
+    return family.takeError();
+  llvm::ArrayRef<StageSpec> specs =
+      *family == "cpu"      ? llvm::ArrayRef<StageSpec>(kCpuStages)
+      : *family == "nvidia" ? llvm::ArrayRef<StageSpec>(kNvidiaStages)
+                            : llvm::ArrayRef<StageSpec>(kAmdStages);
+  Pipeline pipeline(target.str());
+  for (const StageSpec &spec : specs) {
+    Stage stage;
+    stage.name = spec.name;
+    stage.kind = spec.kind;
+    auto entries = PassEntry::parseList(spec.passes);
+    if (!entries)
+      return entries.takeError();
+    stage.passes = std::move(*entries);
+    if (auto error = pipeline.addStage(std::move(stage)))
+      return std::move(error);
+  }
+  return pipeline;
+}

@@ -1,0 +1,255 @@
+//===- PluginRegistry.cpp - Check names, register, commit -----------------===//
+#include "tpx/Plugin/PluginRegistry.h"
+#include "tpx/Pipeline/PipelineExtension.h"
+#include "tpx/Registration/TpxRegistration.h"
+
+#include "PluginPass.h"
+#include "PluginPipelineEditor.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <cstdlib>
+#include <deque>
+#include <mutex>
+
+using namespace tpx;
+using llvm::Error;
+using llvm::StringRef;
+
+static Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+namespace {
+struct RegistryState {
+  std::recursive_mutex mutex;
+  std::vector<std::unique_ptr<LoadedPlugin>> plugins;
+  mlir::DialectRegistry dialects;
+  /// Dialect namespace -> provider ("tpx" or a plugin name).
+  llvm::StringMap<std::string> dialectOwners;
+  std::deque<PluginDslOp> dslOps; // deque: lookups hand out pointers
+  /// Pass argument -> plugin, for messages about clashes between plugins.
+  llvm::StringMap<std::string> passOwners;
+};
+} // namespace
+
+static RegistryState &getState() {
+  static RegistryState *state = [] {
+    auto *state = new RegistryState(); // never freed: plugins stay loaded
+    mlir::DialectRegistry builtin;
+    registerTpxDialects(builtin);
+    for (StringRef name : builtin.getDialectNames())
+      state->dialectOwners[name] = "tpx";
+    state->dialectOwners["builtin"] = "tpx";
+    return state;
+  }();
+  return *state;
+}
+
+/// Rejects every name of `info` that clashes with tpx, with a loaded
+/// plugin, or within the plugin itself.
+static Error checkNamesAreFree(RegistryState &state,
+                               const TpxPluginInfo &info) {
+  StringRef plugin = info.name;
+  for (const auto &loaded : state.plugins)
+    if (loaded->name == plugin)
+      return makeError("duplicate plugin name '" + plugin +
+                       "': already loaded from " + loaded->file.path);
+  llvm::StringSet<> seen;
+  for (size_t i = 0; i < info.numPasses; ++i) {
+    StringRef name = info.passes[i].name;
+    if (!seen.insert(name).second)
+      return makeError("duplicate pass name '" + name +
+                       "': declared twice by plugin '" + plugin + "'");
+    auto owner = state.passOwners.find(name);
+    if (owner != state.passOwners.end())
+      return makeError("duplicate pass name '" + name +
+                       "': already registered by plugin '" + owner->second +
+                       "'");
+    if (mlir::PassInfo::lookup(name) || mlir::PassPipelineInfo::lookup(name))
+      return makeError("duplicate pass name '" + name +
+                       "': a tpx or MLIR pass is already registered under it");
+  }
+  seen.clear();
+  for (size_t i = 0; i < info.numDialects; ++i) {
+    StringRef name = info.dialects[i].name;
+    if (!seen.insert(name).second)
+      return makeError("duplicate dialect name '" + name +
+                       "': declared twice by plugin '" + plugin + "'");
+    auto owner = state.dialectOwners.find(name);
+    if (owner != state.dialectOwners.end())
+      return makeError(
+          "duplicate dialect name '" + name + "': already provided by " +
+          (owner->second == "tpx" ? std::string("tpx")
+                                  : "plugin '" + owner->second + "'"));
+  }
+  seen.clear();
+  for (size_t i = 0; i < info.numDslOps; ++i) {
+    StringRef name = info.dslOps[i].name;
+    if (!seen.insert(name).second)
+      return makeError("duplicate DSL op name '" + name +
+                       "': declared twice by plugin '" + plugin + "'");
+    for (const PluginDslOp &op : state.dslOps)
+      if (name == op.info->name)
+        return makeError("duplicate DSL op name '" + name +
+                         "': already provided by plugin '" + op.plugin + "'");
+  }
+  seen.clear();
+  for (size_t i = 0; i < info.numExtensions; ++i) {
+    StringRef name = info.extensions[i].name;
+    if (!seen.insert(name).second)
+      return makeError("duplicate pipeline extension name '" + name +
+                       "': declared twice by plugin '" + plugin + "'");
+    if (const PipelineExtension *existing = lookupPipelineExtension(name))
+      return makeError("duplicate pipeline extension name '" + name +
+                       "': already provided by '" + existing->provider + "'");
+  }
+  return Error::success();
+}
+
+/// Runs the dialect callbacks into a scratch registry, so that a failing
+/// callback leaves the real one untouched.
+static Error registerDialects(const TpxPluginInfo &info,
+                              mlir::DialectRegistry &scratch) {
+  for (size_t i = 0; i < info.numDialects; ++i) {
+    const TpxDialectInfo &dialect = info.dialects[i];
+    mlir::DialectRegistry one;
+    PluginReporter reporter;
+    if (dialect.registerDialect(wrap(&one), dialect.userData, reporter.get()) !=
+        TPX_SUCCESS)
+      return makeError("registration callback of dialect '" +
+                       StringRef(dialect.name) + "' failed: " + reporter.str());
+    if (!llvm::is_contained(one.getDialectNames(), StringRef(dialect.name)))
+      return makeError("registration callback of dialect '" +
+                       StringRef(dialect.name) +
+                       "' did not register a dialect with that namespace");
+    one.appendTo(scratch);
+  }
+  return Error::success();
+}
+
+static Error loadOneFile(StringRef path, const PluginWarningHandler &warn) {
+  RegistryState &state = getState();
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
+  llvm::SmallString<256> realPath;
+  if (!llvm::sys::fs::real_path(path, realPath))
+    for (const auto &loaded : state.plugins)
+      if (loaded->file.realPath == realPath)
+        return Error::success(); // The same file again: nothing to do.
+
+  auto opened = openPlugin(path, warn);
+  if (!opened)
+    return opened.takeError();
+  if (!*opened)
+    return Error::success(); // Skipped with a warning.
+  OpenedPlugin &file = **opened;
+  const TpxPluginInfo &info = *file.info;
+  auto prefixed = [&](Error error) {
+    return makeError(path + ": " + llvm::toString(std::move(error)));
+  };
+  if (Error error = checkNamesAreFree(state, info))
+    return prefixed(std::move(error));
+  mlir::DialectRegistry scratch;
+  if (Error error = registerDialects(info, scratch))
+    return prefixed(std::move(error));
+
+  // Commit. Nothing below can fail: every name was checked above.
+  auto plugin = std::make_unique<LoadedPlugin>();
+  plugin->name = info.name;
+  plugin->version = info.version;
+  plugin->file = std::move(file);
+  for (size_t i = 0; i < info.numPasses; ++i) {
+    registerPluginPass(plugin->name, info.passes[i]);
+    state.passOwners[info.passes[i].name] = plugin->name;
+  }
+  scratch.appendTo(state.dialects);
+  for (size_t i = 0; i < info.numDialects; ++i)
+    state.dialectOwners[info.dialects[i].name] = plugin->name;
+  for (size_t i = 0; i < info.numDslOps; ++i)
+    state.dslOps.push_back({plugin->name, &info.dslOps[i]});
+  for (size_t i = 0; i < info.numExtensions; ++i) {
+    const TpxPipelineExtensionInfo *extension = &info.extensions[i];
+    PipelineExtension entry;
+    entry.name = extension->name;
+    entry.summary = extension->summary ? extension->summary : "";
+    entry.provider = plugin->name;
+    entry.apply = [extension](Pipeline &pipeline) {
+      return applyPluginPipelineExtension(*extension, pipeline);
+    };
+    llvm::cantFail(registerPipelineExtension(std::move(entry)));
+  }
+  state.plugins.push_back(std::move(plugin));
+  return Error::success();
+}
+
+Error tpx::loadPlugin(StringRef path, const PluginWarningHandler &warn) {
+  if (!llvm::sys::fs::is_directory(path))
+    return loadOneFile(path, warn);
+  // A directory: every *.so in it, sorted so the load order is stable.
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(path, ec), end; it != end && !ec;
+       it.increment(ec))
+    if (llvm::sys::path::extension(it->path()) == ".so")
+      files.push_back(it->path());
+  if (ec)
+    return makeError(path + ": cannot list directory: " + ec.message());
+  llvm::sort(files);
+  for (const std::string &file : files)
+    if (Error error = loadOneFile(file, warn))
+      return error;
+  return Error::success();
+}
+
+Error tpx::loadPluginPaths(StringRef paths, const PluginWarningHandler &warn) {
+  llvm::SmallVector<StringRef> entries;
+  paths.split(entries, ':', -1, /*KeepEmpty=*/false);
+  for (StringRef entry : entries)
+    if (Error error = loadPlugin(entry, warn))
+      return error;
+  return Error::success();
+}
+
+Error tpx::loadPluginsFromEnvironment(const PluginWarningHandler &warn) {
+  const char *paths = std::getenv("TRITON_PLUGIN_PATHS");
+  if (!paths)
+    return Error::success();
+  return loadPluginPaths(paths, warn);
+}
+
+std::vector<const LoadedPlugin *> tpx::getLoadedPlugins() {
+  RegistryState &state = getState();
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
+  std::vector<const LoadedPlugin *> plugins;
+  for (const auto &plugin : state.plugins)
+    plugins.push_back(plugin.get());
+  return plugins;
+}
+
+void tpx::appendPluginDialects(mlir::DialectRegistry &registry) {
+  RegistryState &state = getState();
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
+  state.dialects.appendTo(registry);
+}
+
+std::vector<PluginDslOp> tpx::getPluginDslOps() {
+  RegistryState &state = getState();
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
+  return std::vector<PluginDslOp>(state.dslOps.begin(), state.dslOps.end());
+}
+
+const PluginDslOp *tpx::lookupPluginDslOp(StringRef name) {
+  RegistryState &state = getState();
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
+  for (const PluginDslOp &op : state.dslOps)
+    if (name == op.info->name)
+      return &op;
+  return nullptr;
+}

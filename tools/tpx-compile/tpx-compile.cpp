@@ -1,0 +1,175 @@
+//===- tpx-compile.cpp - TTIR file -> any stage of any target -------------===//
+//
+//   tpx-compile kernel.ttir --target cpu|sm_90a|gfx950 -o OUT
+//       [--load-plugin P] [--pipeline-ext NAME]... [--stop-after STAGE]
+//       [--dump-pipeline] [--pipeline-file F] [--dump-dir D]
+//       [--override-dir D] [--print-cache-key]
+//
+// Everything target-specific lives behind the pipeline table and the stage
+// emitter registry (tpx/Pipeline); this tool only wires options to them.
+// docs/pipeline.md describes each flag.
+//
+//===----------------------------------------------------------------------===//
+#include "tpx/Pipeline/PipelineExtension.h"
+#include "tpx/Pipeline/PipelineRunner.h"
+#include "tpx/Plugin/PluginCacheKey.h"
+#include "tpx/Plugin/PluginCommandLine.h"
+#include "tpx/Plugin/PluginRegistry.h"
+#include "tpx/Registration/TpxRegistration.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace cl = llvm::cl;
+
+namespace {
+/// The tool's options, created in main() only after libLLVM's codegen flag
+/// `--stop-after` (registered by TargetPassConfig) has been removed: ours
+/// names a tpx stage, not a machine pass.
+struct Options {
+  cl::opt<std::string> inputFile{cl::Positional, cl::desc("<input TTIR file>"),
+                                 cl::init("")};
+  cl::opt<std::string> target{"target", cl::desc("cpu, sm_<N>[a], gfx<N>"),
+                              cl::value_desc("target"), cl::Required};
+  cl::opt<std::string> outputFile{"o", cl::desc("Output file"),
+                                  cl::value_desc("file"), cl::init("-")};
+  cl::opt<std::string> stopAfter{"stop-after", cl::desc("Last stage to run"),
+                                 cl::value_desc("stage")};
+  cl::opt<bool> dumpPipeline{
+      "dump-pipeline", cl::desc("Print the effective pipeline text and exit")};
+  cl::opt<std::string> pipelineFile{
+      "pipeline-file",
+      cl::desc("Run this pipeline text instead of the effective "
+               "one (e.g. an edited --dump-pipeline)"),
+      cl::value_desc("file")};
+  cl::opt<std::string> dumpDir{"dump-dir",
+                               cl::desc("Write each stage's output here"),
+                               cl::value_desc("dir")};
+  cl::opt<std::string> overrideDir{
+      "override-dir",
+      cl::desc("Replace a stage's output by <kernel>.<stage>[.mlir] "
+               "from here when present"),
+      cl::value_desc("dir")};
+  cl::list<std::string> pipelineExt{
+      "pipeline-ext", cl::desc("Select a pipeline extension for this compile"),
+      cl::value_desc("name")};
+  cl::opt<bool> printCacheKey{
+      "print-cache-key",
+      cl::desc("Print the cache-key material (plugin hashes and the effective "
+               "pipeline) and exit")};
+  cl::opt<bool> printDebugInfo{"print-debuginfo",
+                               cl::desc("Print locations in MLIR output")};
+  // Only for --help: loadPluginsForTool consumes the real uses.
+  cl::list<std::string> loadPluginHelp{
+      "load-plugin", cl::desc("Load a tpx plugin (file or directory)"),
+      cl::value_desc("path")};
+};
+} // namespace
+
+static Options *opts = nullptr;
+
+static int fail(const llvm::Twine &message) {
+  llvm::errs() << "error: " << message << "\n";
+  return 1;
+}
+
+static int fail(llvm::Error error) {
+  return fail(llvm::toString(std::move(error)));
+}
+
+static int writeOutput(llvm::StringRef contents) {
+  std::string message;
+  auto output = mlir::openOutputFile(opts->outputFile, &message);
+  if (!output)
+    return fail(opts->outputFile + ": " + message);
+  output->os() << contents;
+  output->keep();
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  tpx::registerTpxPasses();
+  std::vector<char *> args;
+  if (!tpx::loadPluginsForTool(argc, argv, args))
+    return 1;
+  if (cl::Option *llvmStopAfter =
+          cl::getRegisteredOptions().lookup("stop-after"))
+    llvmStopAfter->removeArgument();
+  Options options;
+  opts = &options;
+  cl::ParseCommandLineOptions(static_cast<int>(args.size()), args.data(),
+                              "tpx compiler driver\n");
+
+  mlir::DialectRegistry registry;
+  tpx::registerTpxDialects(registry);
+  tpx::appendPluginDialects(registry);
+  mlir::MLIRContext context(registry);
+
+  tpx::PipelineSelectionScope selection(opts->pipelineExt);
+  if (llvm::Error error = selection.takeError())
+    return fail("--pipeline-ext: " + llvm::toString(std::move(error)));
+
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  if (!opts->inputFile.empty()) {
+    llvm::SourceMgr sourceMgr;
+    mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+    std::string message;
+    auto buffer = mlir::openInputFile(opts->inputFile, &message);
+    if (!buffer)
+      return fail(opts->inputFile + ": " + message);
+    sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+    module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+    if (!module)
+      return fail(opts->inputFile + ": cannot parse");
+  } else if (!opts->dumpPipeline && !opts->printCacheKey) {
+    return fail("no input file (only --dump-pipeline and --print-cache-key "
+                "work without one)");
+  }
+
+  llvm::Expected<tpx::Pipeline> pipeline = tpx::Pipeline();
+  if (!opts->pipelineFile.empty()) {
+    std::string message;
+    auto buffer = mlir::openInputFile(opts->pipelineFile, &message);
+    if (!buffer)
+      return fail(opts->pipelineFile + ": " + message);
+    pipeline = tpx::Pipeline::parse((*buffer).getBuffer());
+    if (!pipeline)
+      return fail(opts->pipelineFile + ": " +
+                  llvm::toString(pipeline.takeError()));
+    if (pipeline->getTarget().empty())
+      pipeline->setTarget(opts->target);
+    else if (pipeline->getTarget() != opts->target)
+      return fail(opts->pipelineFile + ": pipeline is for opts->target '" +
+                  pipeline->getTarget() + "', not '" + opts->target + "'");
+  } else {
+    pipeline = module ? tpx::getEffectivePipeline(opts->target, *module)
+                      : tpx::getEffectivePipeline(opts->target);
+    if (!pipeline)
+      return fail(pipeline.takeError());
+  }
+
+  if (opts->dumpPipeline)
+    return writeOutput(pipeline->print());
+  if (opts->printCacheKey)
+    return writeOutput(tpx::getCacheKeyMaterial(*pipeline));
+
+  tpx::RunOptions run;
+  run.stopAfter = opts->stopAfter;
+  run.dumpDir = opts->dumpDir;
+  run.overrideDir = opts->overrideDir;
+  run.printDebugInfo = opts->printDebugInfo;
+  auto result = tpx::runPipeline(*pipeline, module, run);
+  if (!result)
+    return fail(result.takeError());
+  return writeOutput(result->output);
+}
