@@ -1,5 +1,6 @@
 //===- TpxRegistration.cpp ------------------------------------------------===//
 #include "tpx/Registration/TpxRegistration.h"
+#include "tpx/Conversion/TTToCPU/TTToCPU.h"
 #include "tpx/Dialect/TT/IR/TTDialect.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -12,6 +13,8 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 
 void tpx::registerTpxDialects(mlir::DialectRegistry &registry) {
@@ -23,11 +26,18 @@ void tpx::registerTpxDialects(mlir::DialectRegistry &registry) {
                   mlir::nvgpu::NVGPUDialect, mlir::ROCDL::ROCDLDialect,
                   mlir::amdgpu::AMDGPUDialect, mlir::vector::VectorDialect,
                   mlir::memref::MemRefDialect>();
+  // Upstream dialects are loaded lazily, with their external interface
+  // models (bufferization of arith/linalg/tensor/scf, LLVM IR translation of
+  // llvm/nvvm/rocdl, inliner hooks, ...) that the CPU and GPU pipelines use.
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  tpx::registerLLVMAtomicMemoryEffects(registry);
 }
 
 void tpx::registerTpxPasses() {
   static bool once = [] {
     mlir::registerAllPasses();
+    tpx::registerTTToCPUPasses();
     return true;
   }();
   (void)once;

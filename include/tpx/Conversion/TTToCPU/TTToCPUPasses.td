@@ -1,0 +1,38 @@
+//===- TTToCPUPasses.td - lowering tt to host code ------------------------===//
+#ifndef TPX_CONVERSION_TTTOCPU_PASSES_TD
+#define TPX_CONVERSION_TTTOCPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTTToCPU : Pass<"convert-tt-to-cpu", "::mlir::ModuleOp"> {
+  let summary = "Lower tt kernels to tensor, linalg, scf and llvm ops for the host";
+  let description = [{
+    Every tt function becomes a func.func whose pointer arguments are i64
+    addresses and which takes six trailing i32 arguments: the program id and
+    the number of programs along x, y and z. Tensor values stay tensors
+    (bufferized later); memory accesses become loops of scalar LLVM loads,
+    stores and atomics guarded by their masks; tt.dot becomes linalg.matmul;
+    reductions and scans become loops that apply their combine regions.
+    Block pointers and tensor descriptors are split into their scalar parts.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect", "::mlir::cf::ControlFlowDialect",
+    "::mlir::func::FuncDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::ub::UBDialect", "::mlir::bufferization::BufferizationDialect"
+  ];
+}
+
+def TPXCPUEmitEntryPoints : Pass<"tpx-cpu-emit-entry-points", "::mlir::ModuleOp"> {
+  let summary = "Add a uniform launch entry to every CPU kernel";
+  let description = [{
+    For each public kernel `@k` (already in the LLVM dialect) adds
+    `@k.tpx_entry(ptr args, i32 pidX, i32 pidY, i32 pidZ, i32 numX, i32 numY,
+    i32 numZ)` that loads each argument from the pointer array `args` and
+    calls `@k`, so the runtime launches any kernel through one signature.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif // TPX_CONVERSION_TTTOCPU_PASSES_TD

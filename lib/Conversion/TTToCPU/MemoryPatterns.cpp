@@ -1,0 +1,310 @@
+//===- MemoryPatterns.cpp - tt.load/store/atomics to guarded LLVM accesses ===//
+#include "MemoryAccess.h"
+#include "TTToCPUCommon.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tpx;
+using namespace tpx::cpu;
+
+namespace {
+
+/// The first value of an optional 1:N operand, or null.
+static Value single(ValueRange parts) {
+  return parts.empty() ? Value() : parts.front();
+}
+
+/// Address and in-bounds predicate of the block-pointer element at `ivs`.
+static std::pair<Value, Value>
+blockElement(OpBuilder &b, Location loc, const BlockPointerParts &parts,
+             ValueRange ivs, ArrayRef<int32_t> boundaryCheck,
+             int64_t elementSize) {
+  SmallVector<Value> indices;
+  for (auto [offset, iv] : llvm::zip(parts.offsets, ivs))
+    indices.push_back(arith::AddIOp::create(b, loc, toI64(b, loc, offset),
+                                            toI64(b, loc, iv)));
+  Value address =
+      elementAddress(b, loc, parts.base, indices, parts.strides, elementSize);
+  SmallVector<Value> checked, bounds;
+  for (int32_t dim : boundaryCheck) {
+    checked.push_back(indices[dim]);
+    bounds.push_back(parts.shape[dim]);
+  }
+  return {address, inBounds(b, loc, checked, bounds)};
+}
+
+struct LoadOpLowering : public OpConversionPattern<tt::LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tt::LoadOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Type element = getElementTypeOrSelf(resultType);
+    bool isVolatile = op.getIsVolatile();
+    ValueRange ptrParts = adaptor.getPtr();
+    Value mask = single(adaptor.getMask());
+    Value other = single(adaptor.getOther());
+
+    auto ptrType = dyn_cast<tt::PointerType>(op.getPtr().getType());
+    if (ptrType && isa<RankedTensorType>(ptrType.getPointeeType())) {
+      auto block = cast<RankedTensorType>(resultType);
+      auto parts = BlockPointerParts::fromValues(ptrParts, block.getRank());
+      bool nanPadding =
+          op.getPadding() && *op.getPadding() == tt::PaddingOption::PAD_NAN;
+      int64_t size = getElementByteSize(op.getType());
+      Value init = createEmptyTensor(rewriter, loc, block);
+      Value result = buildLoopNest(
+          rewriter, loc, block.getShape(), {init},
+          [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange iter) {
+            auto [address, ok] =
+                blockElement(b, l, parts, ivs, op.getBoundaryCheck(), size);
+            Value v = buildGuarded(
+                b, l, ok, element,
+                [&](OpBuilder &tb, Location tl) {
+                  return loadElement(tb, tl, address, element, isVolatile);
+                },
+                [&](OpBuilder &eb, Location el) -> Value {
+                  if (nanPadding && isa<FloatType>(element))
+                    return arith::ConstantOp::create(
+                        eb, el, element,
+                        eb.getFloatAttr(element, std::nan("")));
+                  return createZero(eb, el, element);
+                });
+            return SmallVector<Value>{
+                tensor::InsertOp::create(b, l, v, iter[0], ivs)};
+          })[0];
+      rewriter.replaceOp(op, result);
+      return success();
+    }
+
+    Value ptrs = ptrParts.front();
+    auto loadAt = [&](OpBuilder &b, Location l, ValueRange ivs) {
+      Value address = extractElement(b, l, ptrs, ivs);
+      Value m = mask ? extractElement(b, l, mask, ivs) : Value();
+      return buildGuarded(
+          b, l, m, element,
+          [&](OpBuilder &tb, Location tl) {
+            return loadElement(tb, tl, address, element, isVolatile);
+          },
+          [&](OpBuilder &eb, Location el) -> Value {
+            // Masked-off lanes take `other`, or zero when it is absent.
+            return other ? extractElement(eb, el, other, ivs)
+                         : createZero(eb, el, element);
+          });
+    };
+    auto tensorType = dyn_cast<RankedTensorType>(resultType);
+    if (!tensorType) {
+      rewriter.replaceOp(op, loadAt(rewriter, loc, ValueRange()));
+      return success();
+    }
+    Value init = createEmptyTensor(rewriter, loc, tensorType);
+    Value result = buildLoopNest(
+        rewriter, loc, tensorType.getShape(), {init},
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange iter) {
+          Value v = loadAt(b, l, ivs);
+          return SmallVector<Value>{
+              tensor::InsertOp::create(b, l, v, iter[0], ivs)};
+        })[0];
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct StoreOpLowering : public OpConversionPattern<tt::StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tt::StoreOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ValueRange ptrParts = adaptor.getPtr();
+    Value value = single(adaptor.getValue());
+    Value mask = single(adaptor.getMask());
+    auto valueType = dyn_cast<RankedTensorType>(value.getType());
+    ArrayRef<int64_t> shape =
+        valueType ? valueType.getShape() : ArrayRef<int64_t>();
+
+    auto ptrType = dyn_cast<tt::PointerType>(op.getPtr().getType());
+    if (ptrType && isa<RankedTensorType>(ptrType.getPointeeType())) {
+      auto parts = BlockPointerParts::fromValues(ptrParts, shape.size());
+      int64_t size = getElementByteSize(op.getValue().getType());
+      buildLoopNest(rewriter, loc, shape, {},
+                    [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) {
+                      auto [address, ok] = blockElement(
+                          b, l, parts, ivs, op.getBoundaryCheck(), size);
+                      buildGuardedEffect(b, l, ok, [&](OpBuilder &tb,
+                                                       Location tl) {
+                        storeElement(tb, tl, address,
+                                     extractElement(tb, tl, value, ivs));
+                      });
+                      return SmallVector<Value>();
+                    });
+      rewriter.eraseOp(op);
+      return success();
+    }
+
+    Value ptrs = ptrParts.front();
+    buildLoopNest(rewriter, loc, shape, {},
+                  [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) {
+                    Value m = mask ? extractElement(b, l, mask, ivs) : Value();
+                    buildGuardedEffect(b, l, m, [&](OpBuilder &tb,
+                                                    Location tl) {
+                      storeElement(tb, tl, extractElement(tb, tl, ptrs, ivs),
+                                   extractElement(tb, tl, value, ivs));
+                    });
+                    return SmallVector<Value>();
+                  });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+static LLVM::AtomicOrdering toOrdering(tt::MemSemantic sem) {
+  switch (sem) {
+  case tt::MemSemantic::RELAXED:
+    return LLVM::AtomicOrdering::monotonic;
+  case tt::MemSemantic::ACQUIRE:
+    return LLVM::AtomicOrdering::acquire;
+  case tt::MemSemantic::RELEASE:
+    return LLVM::AtomicOrdering::release;
+  case tt::MemSemantic::ACQUIRE_RELEASE:
+    return LLVM::AtomicOrdering::acq_rel;
+  }
+  return LLVM::AtomicOrdering::acq_rel;
+}
+
+static LLVM::AtomicBinOp toBinOp(tt::RMWOp op, Type element) {
+  bool isFloat = isa<FloatType>(element);
+  switch (op) {
+  case tt::RMWOp::AND:
+    return LLVM::AtomicBinOp::_and;
+  case tt::RMWOp::OR:
+    return LLVM::AtomicBinOp::_or;
+  case tt::RMWOp::XOR:
+    return LLVM::AtomicBinOp::_xor;
+  case tt::RMWOp::ADD:
+    return isFloat ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
+  case tt::RMWOp::FADD:
+    return LLVM::AtomicBinOp::fadd;
+  case tt::RMWOp::MAX:
+    return isFloat ? LLVM::AtomicBinOp::fmax : LLVM::AtomicBinOp::max;
+  case tt::RMWOp::MIN:
+    return isFloat ? LLVM::AtomicBinOp::fmin : LLVM::AtomicBinOp::min;
+  case tt::RMWOp::UMAX:
+    return LLVM::AtomicBinOp::umax;
+  case tt::RMWOp::UMIN:
+    return LLVM::AtomicBinOp::umin;
+  case tt::RMWOp::XCHG:
+    return LLVM::AtomicBinOp::xchg;
+  }
+  return LLVM::AtomicBinOp::xchg;
+}
+
+struct AtomicRMWOpLowering : public OpConversionPattern<tt::AtomicRMWOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tt::AtomicRMWOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Type element = getElementTypeOrSelf(resultType);
+    LLVM::AtomicBinOp kind = toBinOp(op.getAtomicRmwOp(), element);
+    LLVM::AtomicOrdering order = toOrdering(op.getSem());
+    Value ptrs = adaptor.getPtr(), vals = adaptor.getVal();
+    Value mask = adaptor.getMask();
+    auto updateAt = [&](OpBuilder &b, Location l, ValueRange ivs) {
+      Value m = mask ? extractElement(b, l, mask, ivs) : Value();
+      return buildGuarded(
+          b, l, m, element,
+          [&](OpBuilder &tb, Location tl) {
+            return atomicUpdate(tb, tl, kind, extractElement(tb, tl, ptrs, ivs),
+                                extractElement(tb, tl, vals, ivs), order);
+          },
+          [&](OpBuilder &eb, Location el) {
+            return createZero(eb, el, element);
+          });
+    };
+    auto tensorType = dyn_cast<RankedTensorType>(resultType);
+    if (!tensorType) {
+      rewriter.replaceOp(op, updateAt(rewriter, loc, ValueRange()));
+      return success();
+    }
+    Value init = createEmptyTensor(rewriter, loc, tensorType);
+    Value result = buildLoopNest(
+        rewriter, loc, tensorType.getShape(), {init},
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange iter) {
+          return SmallVector<Value>{tensor::InsertOp::create(
+              b, l, updateAt(b, l, ivs), iter[0], ivs)};
+        })[0];
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct AtomicCASOpLowering : public OpConversionPattern<tt::AtomicCASOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tt::AtomicCASOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Type element = getElementTypeOrSelf(resultType);
+    LLVM::AtomicOrdering success_ = toOrdering(op.getSem());
+    // A failed exchange only reads: it cannot have release semantics.
+    LLVM::AtomicOrdering failure =
+        success_ == LLVM::AtomicOrdering::acq_rel
+            ? LLVM::AtomicOrdering::acquire
+            : (success_ == LLVM::AtomicOrdering::release
+                   ? LLVM::AtomicOrdering::monotonic
+                   : success_);
+    // cmpxchg works on integers: floats travel as their bits.
+    Type intType = element.isIntOrIndex()
+                       ? element
+                       : rewriter.getIntegerType(element.getIntOrFloatBitWidth());
+    auto casAt = [&](OpBuilder &b, Location l, ValueRange ivs) -> Value {
+      Value cmp = extractElement(b, l, adaptor.getCmp(), ivs);
+      Value val = extractElement(b, l, adaptor.getVal(), ivs);
+      if (intType != element) {
+        cmp = arith::BitcastOp::create(b, l, intType, cmp);
+        val = arith::BitcastOp::create(b, l, intType, val);
+      }
+      Value pair = LLVM::AtomicCmpXchgOp::create(
+          b, l, toLLVMPointer(b, l, extractElement(b, l, adaptor.getPtr(), ivs)),
+          cmp, val, success_, failure);
+      Value old = LLVM::ExtractValueOp::create(b, l, pair, 0);
+      if (intType != element)
+        old = arith::BitcastOp::create(b, l, element, old);
+      return old;
+    };
+    auto tensorType = dyn_cast<RankedTensorType>(resultType);
+    if (!tensorType) {
+      rewriter.replaceOp(op, casAt(rewriter, loc, ValueRange()));
+      return success();
+    }
+    Value init = createEmptyTensor(rewriter, loc, tensorType);
+    Value result = buildLoopNest(
+        rewriter, loc, tensorType.getShape(), {init},
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange iter) {
+          return SmallVector<Value>{
+              tensor::InsertOp::create(b, l, casAt(b, l, ivs), iter[0], ivs)};
+        })[0];
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void tpx::cpu::populateMemoryPatterns(CPUTypeConverter &converter,
+                                      RewritePatternSet &patterns) {
+  patterns.add<LoadOpLowering, StoreOpLowering, AtomicRMWOpLowering,
+               AtomicCASOpLowering>(converter, patterns.getContext());
+}
