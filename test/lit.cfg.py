@@ -18,3 +18,9 @@ config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%tpx_src", config.tpx_src_root))
 config.substitutions.append(("%tpx_lib", config.tpx_lib_dir))
 config.substitutions.append(("%corpus", config.corpus_dir))
+# Test plugins (test/Plugin/Inputs) and the in-tree example plugins.
+config.substitutions.append(
+    ("%test_plugins", os.path.join(config.tpx_obj_root, "test", "Plugin", "Inputs")))
+config.substitutions.append(
+    ("%example_plugins", os.path.join(config.tpx_obj_root, "plugins")))
+config.substitutions.append(("%tpx_build", config.tpx_obj_root))

@@ -149,7 +149,7 @@ int main(int argc, char **argv) {
     if (pipeline->getTarget().empty())
       pipeline->setTarget(opts->target);
     else if (pipeline->getTarget() != opts->target)
-      return fail(opts->pipelineFile + ": pipeline is for opts->target '" +
+      return fail(opts->pipelineFile + ": pipeline is for target '" +
                   pipeline->getTarget() + "', not '" + opts->target + "'");
   } else {
     pipeline = module ? tpx::getEffectivePipeline(opts->target, *module)

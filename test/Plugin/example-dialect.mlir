@@ -1,0 +1,19 @@
+// Example plugin (b): a dialect op lowered by its conversion pass inside the
+// ttir stage, through the plugin's pipeline extension selected on the kernel.
+// RUN: tpx-opt --load-plugin=%example_plugins/TpxExampleTpxexDialect.so %s --mlir-print-debuginfo=false | FileCheck %s --check-prefix=PARSE
+// RUN: tpx-compile --load-plugin=%example_plugins/TpxExampleTpxexDialect.so %s --target cpu --stop-after ttir | FileCheck %s
+// RUN: tpx-compile --load-plugin=%example_plugins/TpxExampleTpxexDialect.so %s --target cpu --dump-pipeline | FileCheck %s --check-prefix=PIPE
+// RUN: not tpx-opt %s 2>&1 | FileCheck %s --check-prefix=NOPLUGIN
+
+// PARSE: tpxex.fma %{{.*}}, %{{.*}}, %{{.*}} : tensor<4xf32>
+// CHECK-NOT: tpxex.fma
+// CHECK: %[[P:.*]] = arith.mulf %arg0, %arg1 : tensor<4xf32>
+// CHECK: arith.addf %[[P]], %arg0 : tensor<4xf32>
+// PIPE: ttir: builtin.module(inline,convert-tpxex-to-arith,canonicalize,cse,symbol-dce)
+// NOPLUGIN: error: Dialect `tpxex' not found
+module attributes {tpx.pipeline = "tpxex-lowering"} {
+  tt.func public @fma(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = tpxex.fma %a, %b, %a : tensor<4xf32>
+    tt.return %0 : tensor<4xf32>
+  }
+}
