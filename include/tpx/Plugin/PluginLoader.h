@@ -48,7 +48,8 @@ openPlugin(llvm::StringRef path, const PluginWarningHandler &warn);
 /// The error text has no path prefix.
 llvm::Error validatePluginInfo(const TpxPluginInfo *info);
 
-/// SHA-256 of `bytes` as 64 lowercase hex digits.
+/// SHA-256 of `bytes` as 64 lowercase hex digits (plugin content hashes;
+/// also used for artifact hashes).
 std::string sha256Hex(llvm::StringRef bytes);
 
 } // namespace tpx
