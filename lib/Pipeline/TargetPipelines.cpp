@@ -24,9 +24,23 @@ struct StageSpec {
 // Like Triton's make_ttir: inline calls, simplify, drop dead symbols.
 static constexpr const char *kTTIRPasses = "inline,canonicalize,cse,symbol-dce";
 
+// CPU: tt -> tensors/linalg/loops (convert-tt-to-cpu), bufferize with
+// ownership-based deallocation, lower everything to the LLVM dialect and add
+// the uniform launch entry; the obj emitter optimizes at -O3.
+static constexpr const char *kCpuLLIRPasses =
+    "convert-tt-to-cpu,canonicalize,convert-elementwise-to-linalg,"
+    "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "allow-return-allocs-from-loops},"
+    "buffer-deallocation-pipeline,convert-linalg-to-loops,lower-affine,"
+    "convert-scf-to-cf,expand-strided-metadata,finalize-memref-to-llvm,"
+    "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,"
+    "convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,"
+    "reconcile-unrealized-casts,tpx-cpu-emit-entry-points";
+
 static const StageSpec kCpuStages[] = {
     {"ttir", StageKind::MLIR, kTTIRPasses},
-    {"llir", StageKind::MLIR, ""},
+    {"llir", StageKind::MLIR, kCpuLLIRPasses},
     {"obj", StageKind::Emit, ""},
 };
 static const StageSpec kNvidiaStages[] = {

@@ -2,6 +2,7 @@
 #include "tpx/Registration/TpxRegistration.h"
 #include "tpx/Conversion/TTToCPU/TTToCPU.h"
 #include "tpx/Dialect/TT/IR/TTDialect.h"
+#include "tpx/Target/CPU/CPUTarget.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -16,6 +17,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 void tpx::registerTpxDialects(mlir::DialectRegistry &registry) {
   registry.insert<tpx::tt::TTDialect, mlir::arith::ArithDialect,
@@ -31,6 +33,7 @@ void tpx::registerTpxDialects(mlir::DialectRegistry &registry) {
   // llvm/nvvm/rocdl, inliner hooks, ...) that the CPU and GPU pipelines use.
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  mlir::registerAllToLLVMIRTranslations(registry);
   tpx::registerLLVMAtomicMemoryEffects(registry);
 }
 
@@ -38,6 +41,8 @@ void tpx::registerTpxPasses() {
   static bool once = [] {
     mlir::registerAllPasses();
     tpx::registerTTToCPUPasses();
+    // Backends' stage emitters, so that every tool can run every stage.
+    tpx::registerCPUTarget();
     return true;
   }();
   (void)once;

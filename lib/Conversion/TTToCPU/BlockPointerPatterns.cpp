@@ -94,8 +94,8 @@ static bool paddedWithNan(Value desc) {
 }
 
 struct DescriptorLoadOpLowering
-    : public OpConversionPattern<tt::DescriptorLoadOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public CPUConversionPattern<tt::DescriptorLoadOp> {
+  using CPUConversionPattern::CPUConversionPattern;
 
   LogicalResult
   matchAndRewrite(tt::DescriptorLoadOp op, OneToNOpAdaptor adaptor,
@@ -114,12 +114,15 @@ struct DescriptorLoadOpLowering
     Value loaded = buildLoopNest(
         rewriter, loc, block.getShape(), {init},
         [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange iter) {
-          auto [coords, ok] = descriptorElement(b, l, parts, indices, ivs);
+          auto [coords, inside] =
+              descriptorElement(b, l, parts, indices, ivs);
+          Value address =
+              elementAddress(b, l, parts.base, coords, parts.strides, size);
+          Value ok = guardAccess(b, l, op, inside, address, size,
+                                 /*isWrite=*/false, options.boundsCheck);
           Value v = buildGuarded(
               b, l, ok, element,
               [&](OpBuilder &tb, Location tl) {
-                Value address = elementAddress(tb, tl, parts.base, coords,
-                                               parts.strides, size);
                 return loadElement(tb, tl, address, element);
               },
               [&](OpBuilder &eb, Location el) -> Value {
@@ -141,8 +144,9 @@ struct DescriptorLoadOpLowering
 /// Shared by descriptor_store and descriptor_reduce: visits every in-bounds
 /// element of the block with its address and source value.
 static void forEachDescriptorElement(
-    OpBuilder &b, Location loc, Type descTypeRaw, ValueRange descParts,
-    ValueRange indices, Value src, const TypeConverter *converter,
+    OpBuilder &b, Location loc, Operation *op, bool boundsCheck,
+    Type descTypeRaw, ValueRange descParts, ValueRange indices, Value src,
+    const TypeConverter *converter,
     function_ref<void(OpBuilder &, Location, Value address, Value value)>
         body) {
   auto descType = cast<tt::TensorDescType>(descTypeRaw);
@@ -153,12 +157,14 @@ static void forEachDescriptorElement(
   Value blockSrc = reshapeTensor(b, loc, src, block);
   buildLoopNest(b, loc, block.getShape(), {},
                 [&](OpBuilder &lb, Location l, ValueRange ivs, ValueRange) {
-                  auto [coords, ok] =
+                  auto [coords, inside] =
                       descriptorElement(lb, l, parts, indices, ivs);
+                  Value address = elementAddress(lb, l, parts.base, coords,
+                                                 parts.strides, size);
+                  Value ok = guardAccess(lb, l, op, inside, address, size,
+                                         /*isWrite=*/true, boundsCheck);
                   buildGuardedEffect(lb, l, ok, [&](OpBuilder &tb,
                                                     Location tl) {
-                    Value address = elementAddress(tb, tl, parts.base, coords,
-                                                   parts.strides, size);
                     body(tb, tl, address,
                          tensor::ExtractOp::create(tb, tl, blockSrc, ivs));
                   });
@@ -167,14 +173,14 @@ static void forEachDescriptorElement(
 }
 
 struct DescriptorStoreOpLowering
-    : public OpConversionPattern<tt::DescriptorStoreOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public CPUConversionPattern<tt::DescriptorStoreOp> {
+  using CPUConversionPattern::CPUConversionPattern;
 
   LogicalResult
   matchAndRewrite(tt::DescriptorStoreOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     forEachDescriptorElement(
-        rewriter, op.getLoc(), op.getDesc().getType(), adaptor.getDesc(),
+        rewriter, op.getLoc(), op, options.boundsCheck, op.getDesc().getType(), adaptor.getDesc(),
         flattenParts(adaptor.getIndices()), adaptor.getSrc().front(),
         getTypeConverter(),
         [](OpBuilder &b, Location l, Value address, Value value) {
@@ -210,8 +216,8 @@ static LLVM::AtomicBinOp toBinOp(tt::DescriptorReduceKind kind,
 }
 
 struct DescriptorReduceOpLowering
-    : public OpConversionPattern<tt::DescriptorReduceOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public CPUConversionPattern<tt::DescriptorReduceOp> {
+  using CPUConversionPattern::CPUConversionPattern;
 
   LogicalResult
   matchAndRewrite(tt::DescriptorReduceOp op, OneToNOpAdaptor adaptor,
@@ -219,7 +225,7 @@ struct DescriptorReduceOpLowering
     Type element = getElementTypeOrSelf(adaptor.getSrc().front().getType());
     LLVM::AtomicBinOp kind = toBinOp(op.getKind(), element);
     forEachDescriptorElement(
-        rewriter, op.getLoc(), op.getDesc().getType(), adaptor.getDesc(),
+        rewriter, op.getLoc(), op, options.boundsCheck, op.getDesc().getType(), adaptor.getDesc(),
         flattenParts(adaptor.getIndices()), adaptor.getSrc().front(),
         getTypeConverter(),
         [&](OpBuilder &b, Location l, Value address, Value value) {
@@ -257,8 +263,8 @@ static void forEachGatherElement(
 }
 
 struct DescriptorGatherOpLowering
-    : public OpConversionPattern<tt::DescriptorGatherOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public CPUConversionPattern<tt::DescriptorGatherOp> {
+  using CPUConversionPattern::CPUConversionPattern;
 
   LogicalResult
   matchAndRewrite(tt::DescriptorGatherOp op, OneToNOpAdaptor adaptor,
@@ -275,8 +281,12 @@ struct DescriptorGatherOpLowering
         rewriter, loc, parts, adaptor.getXOffsets().front(),
         adaptor.getYOffset().front(), resultType.getShape(),
         getElementByteSize(descType.getBlockType()), {init},
-        [&](OpBuilder &b, Location l, ValueRange ivs, Value address, Value ok,
-            ValueRange iter) {
+        [&](OpBuilder &b, Location l, ValueRange ivs, Value address,
+            Value inside, ValueRange iter) {
+          Value ok = guardAccess(
+              b, l, op, inside, address,
+              getElementByteSize(descType.getBlockType()), /*isWrite=*/false,
+              options.boundsCheck);
           Value v = buildGuarded(
               b, l, ok, element,
               [&](OpBuilder &tb, Location tl) {
@@ -295,8 +305,8 @@ struct DescriptorGatherOpLowering
 };
 
 struct DescriptorScatterOpLowering
-    : public OpConversionPattern<tt::DescriptorScatterOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public CPUConversionPattern<tt::DescriptorScatterOp> {
+  using CPUConversionPattern::CPUConversionPattern;
 
   LogicalResult
   matchAndRewrite(tt::DescriptorScatterOp op, OneToNOpAdaptor adaptor,
@@ -310,8 +320,12 @@ struct DescriptorScatterOpLowering
         rewriter, op.getLoc(), parts, adaptor.getXOffsets().front(),
         adaptor.getYOffset().front(), srcType.getShape(),
         getElementByteSize(descType.getBlockType()), {},
-        [&](OpBuilder &b, Location l, ValueRange ivs, Value address, Value ok,
-            ValueRange) {
+        [&](OpBuilder &b, Location l, ValueRange ivs, Value address,
+            Value inside, ValueRange) {
+          Value ok = guardAccess(
+              b, l, op, inside, address,
+              getElementByteSize(descType.getBlockType()), /*isWrite=*/true,
+              options.boundsCheck);
           buildGuardedEffect(b, l, ok, [&](OpBuilder &tb, Location tl) {
             storeElement(tb, tl, address,
                          tensor::ExtractOp::create(tb, tl, src, ivs));
@@ -326,11 +340,13 @@ struct DescriptorScatterOpLowering
 
 } // namespace
 
-void tpx::cpu::populateBlockPointerPatterns(CPUTypeConverter &converter,
-                                            RewritePatternSet &patterns) {
+void tpx::cpu::populateBlockPointerPatterns(
+    CPUTypeConverter &converter, RewritePatternSet &patterns,
+    const CPULoweringOptions &options) {
   patterns.add<MakeTensorPtrOpLowering, AdvanceOpLowering,
-               MakeTensorDescOpLowering, DescriptorLoadOpLowering,
-               DescriptorStoreOpLowering, DescriptorReduceOpLowering,
-               DescriptorGatherOpLowering, DescriptorScatterOpLowering>(
-      converter, patterns.getContext());
+               MakeTensorDescOpLowering>(converter, patterns.getContext());
+  patterns.add<DescriptorLoadOpLowering, DescriptorStoreOpLowering,
+               DescriptorReduceOpLowering, DescriptorGatherOpLowering,
+               DescriptorScatterOpLowering>(converter, patterns.getContext(),
+                                            options);
 }

@@ -32,17 +32,6 @@ enum PrintKind : int32_t { Signed = 0, Unsigned = 1, Float = 2, Hex = 3 };
 static constexpr const char *kPrintFn = "tpx_cpu_print";
 static constexpr const char *kAssertFn = "tpx_cpu_assert_fail";
 
-/// Declares `name` in the module once.
-static void declareRuntimeFunction(OpBuilder &b, ModuleOp module,
-                                   StringRef name, FunctionType type) {
-  if (module.lookupSymbol(name))
-    return;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-  auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
-  fn.setPrivate();
-}
-
 /// Address of a NUL-terminated copy of `text` in a private global.
 static Value globalString(OpBuilder &b, Location loc, ModuleOp module,
                           StringRef text) {
@@ -63,14 +52,6 @@ static Value globalString(OpBuilder &b, Location loc, ModuleOp module,
                                    name);
 }
 
-/// The six trailing grid arguments of the enclosing function.
-static SmallVector<Value> gridArguments(Operation *op) {
-  auto fn = op->getParentOfType<FunctionOpInterface>();
-  Block &entry = fn.getFunctionBody().front();
-  auto args = entry.getArguments().take_back(kCPUGridArgCount);
-  return SmallVector<Value>(args.begin(), args.end());
-}
-
 struct PrintOpLowering : public OpConversionPattern<tt::PrintOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -85,7 +66,7 @@ struct PrintOpLowering : public OpConversionPattern<tt::PrintOp> {
     declareRuntimeFunction(
         rewriter, module, kPrintFn,
         rewriter.getFunctionType({ptr, i32, i32, i32, i64, i32, i64, f64}, {}));
-    SmallVector<Value> grid = gridArguments(op);
+    SmallVector<Value> grid = getGridArguments(op);
     Value prefix = globalString(rewriter, loc, module, op.getPrefix());
     if (op.getArgs().empty()) {
       Value none = arith::ConstantIntOp::create(rewriter, loc, i64, -1);
@@ -168,7 +149,7 @@ struct AssertOpLowering : public OpConversionPattern<tt::AssertOp> {
     declareRuntimeFunction(rewriter, module, kAssertFn,
                            rewriter.getFunctionType({ptr, i32, i32, i32, i64},
                                                     {}));
-    SmallVector<Value> grid = gridArguments(op);
+    SmallVector<Value> grid = getGridArguments(op);
     Value message = globalString(rewriter, loc, module, op.getMessage());
     Value condition = adaptor.getCondition();
     auto shapeType = dyn_cast<RankedTensorType>(condition.getType());

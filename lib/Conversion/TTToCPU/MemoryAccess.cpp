@@ -3,6 +3,7 @@
 #include "TTToCPUCommon.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -105,4 +106,37 @@ Value tpx::cpu::atomicUpdate(OpBuilder &b, Location loc,
   return LLVM::AtomicRMWOp::create(b, loc, kind,
                                    toLLVMPointer(b, loc, address), value,
                                    order);
+}
+
+/// bool tpx_cpu_check_access(i64 address, i64 bytes, i32 isWrite,
+///                           i32 pidX, i32 pidY, i32 pidZ)
+static constexpr const char *kCheckFn = "tpx_cpu_check_access";
+
+Value tpx::cpu::guardAccess(OpBuilder &b, Location loc, Operation *op,
+                            Value mask, Value address, int64_t bytes,
+                            bool isWrite, bool boundsCheck) {
+  if (!boundsCheck)
+    return mask;
+  auto module = op->getParentOfType<ModuleOp>();
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  declareRuntimeFunction(b, module, kCheckFn,
+                         b.getFunctionType({i64, i64, i32, i32, i32, i32},
+                                           {b.getI1Type()}));
+  SmallVector<Value> grid = getGridArguments(op);
+  auto check = [&](OpBuilder &cb, Location l) -> Value {
+    return func::CallOp::create(
+               cb, l, kCheckFn, TypeRange{cb.getI1Type()},
+               ValueRange{address,
+                          arith::ConstantIntOp::create(cb, l, i64, bytes),
+                          arith::ConstantIntOp::create(cb, l, i32, isWrite),
+                          grid[0], grid[1], grid[2]})
+        .getResult(0);
+  };
+  if (!mask)
+    return check(b, loc);
+  return buildGuarded(b, loc, mask, b.getI1Type(), check,
+                      [](OpBuilder &eb, Location l) -> Value {
+                        return arith::ConstantIntOp::create(
+                            eb, l, eb.getI1Type(), 0);
+                      });
 }

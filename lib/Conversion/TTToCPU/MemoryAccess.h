@@ -51,6 +51,15 @@ mlir::Value atomicUpdate(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::LLVM::AtomicBinOp kind, mlir::Value address,
                          mlir::Value value, mlir::LLVM::AtomicOrdering order);
 
+/// The condition under which an element access at `address` happens: the
+/// lane's `mask` (null: always) and, with bounds checking, the runtime's
+/// verdict on `[address, address + bytes)` (asked only for active lanes).
+/// Null means unconditional.
+mlir::Value guardAccess(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Operation *op, mlir::Value mask,
+                        mlir::Value address, int64_t bytes, bool isWrite,
+                        bool boundsCheck);
+
 } // namespace tpx::cpu
 
 #endif // TPX_LIB_CONVERSION_TTTOCPU_MEMORYACCESS_H

@@ -37,8 +37,8 @@ blockElement(OpBuilder &b, Location loc, const BlockPointerParts &parts,
   return {address, inBounds(b, loc, checked, bounds)};
 }
 
-struct LoadOpLowering : public OpConversionPattern<tt::LoadOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct LoadOpLowering : public CPUConversionPattern<tt::LoadOp> {
+  using CPUConversionPattern::CPUConversionPattern;
 
   LogicalResult
   matchAndRewrite(tt::LoadOp op, OneToNOpAdaptor adaptor,
@@ -62,8 +62,10 @@ struct LoadOpLowering : public OpConversionPattern<tt::LoadOp> {
       Value result = buildLoopNest(
           rewriter, loc, block.getShape(), {init},
           [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange iter) {
-            auto [address, ok] =
+            auto [address, inside] =
                 blockElement(b, l, parts, ivs, op.getBoundaryCheck(), size);
+            Value ok = guardAccess(b, l, op, inside, address, size,
+                                   /*isWrite=*/false, options.boundsCheck);
             Value v = buildGuarded(
                 b, l, ok, element,
                 [&](OpBuilder &tb, Location tl) {
@@ -84,9 +86,12 @@ struct LoadOpLowering : public OpConversionPattern<tt::LoadOp> {
     }
 
     Value ptrs = ptrParts.front();
+    int64_t accessSize = getElementByteSize(getMemoryType(element));
     auto loadAt = [&](OpBuilder &b, Location l, ValueRange ivs) {
       Value address = extractElement(b, l, ptrs, ivs);
       Value m = mask ? extractElement(b, l, mask, ivs) : Value();
+      m = guardAccess(b, l, op, m, address, accessSize, /*isWrite=*/false,
+                      options.boundsCheck);
       return buildGuarded(
           b, l, m, element,
           [&](OpBuilder &tb, Location tl) {
@@ -116,8 +121,8 @@ struct LoadOpLowering : public OpConversionPattern<tt::LoadOp> {
   }
 };
 
-struct StoreOpLowering : public OpConversionPattern<tt::StoreOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct StoreOpLowering : public CPUConversionPattern<tt::StoreOp> {
+  using CPUConversionPattern::CPUConversionPattern;
 
   LogicalResult
   matchAndRewrite(tt::StoreOp op, OneToNOpAdaptor adaptor,
@@ -136,8 +141,11 @@ struct StoreOpLowering : public OpConversionPattern<tt::StoreOp> {
       int64_t size = getElementByteSize(op.getValue().getType());
       buildLoopNest(rewriter, loc, shape, {},
                     [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) {
-                      auto [address, ok] = blockElement(
+                      auto [address, inside] = blockElement(
                           b, l, parts, ivs, op.getBoundaryCheck(), size);
+                      Value ok = guardAccess(b, l, op, inside, address, size,
+                                             /*isWrite=*/true,
+                                             options.boundsCheck);
                       buildGuardedEffect(b, l, ok, [&](OpBuilder &tb,
                                                        Location tl) {
                         storeElement(tb, tl, address,
@@ -150,12 +158,17 @@ struct StoreOpLowering : public OpConversionPattern<tt::StoreOp> {
     }
 
     Value ptrs = ptrParts.front();
+    int64_t accessSize = getElementByteSize(
+        getMemoryType(getElementTypeOrSelf(value.getType())));
     buildLoopNest(rewriter, loc, shape, {},
                   [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) {
                     Value m = mask ? extractElement(b, l, mask, ivs) : Value();
+                    Value address = extractElement(b, l, ptrs, ivs);
+                    m = guardAccess(b, l, op, m, address, accessSize,
+                                    /*isWrite=*/true, options.boundsCheck);
                     buildGuardedEffect(b, l, m, [&](OpBuilder &tb,
                                                     Location tl) {
-                      storeElement(tb, tl, extractElement(tb, tl, ptrs, ivs),
+                      storeElement(tb, tl, address,
                                    extractElement(tb, tl, value, ivs));
                     });
                     return SmallVector<Value>();
@@ -206,8 +219,8 @@ static LLVM::AtomicBinOp toBinOp(tt::RMWOp op, Type element) {
   return LLVM::AtomicBinOp::xchg;
 }
 
-struct AtomicRMWOpLowering : public OpConversionPattern<tt::AtomicRMWOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct AtomicRMWOpLowering : public CPUConversionPattern<tt::AtomicRMWOp> {
+  using CPUConversionPattern::CPUConversionPattern;
 
   LogicalResult
   matchAndRewrite(tt::AtomicRMWOp op, OpAdaptor adaptor,
@@ -219,12 +232,16 @@ struct AtomicRMWOpLowering : public OpConversionPattern<tt::AtomicRMWOp> {
     LLVM::AtomicOrdering order = toOrdering(op.getSem());
     Value ptrs = adaptor.getPtr(), vals = adaptor.getVal();
     Value mask = adaptor.getMask();
+    int64_t accessSize = getElementByteSize(element);
     auto updateAt = [&](OpBuilder &b, Location l, ValueRange ivs) {
       Value m = mask ? extractElement(b, l, mask, ivs) : Value();
+      Value address = extractElement(b, l, ptrs, ivs);
+      m = guardAccess(b, l, op, m, address, accessSize, /*isWrite=*/true,
+                      options.boundsCheck);
       return buildGuarded(
           b, l, m, element,
           [&](OpBuilder &tb, Location tl) {
-            return atomicUpdate(tb, tl, kind, extractElement(tb, tl, ptrs, ivs),
+            return atomicUpdate(tb, tl, kind, address,
                                 extractElement(tb, tl, vals, ivs), order);
           },
           [&](OpBuilder &eb, Location el) {
@@ -248,8 +265,8 @@ struct AtomicRMWOpLowering : public OpConversionPattern<tt::AtomicRMWOp> {
   }
 };
 
-struct AtomicCASOpLowering : public OpConversionPattern<tt::AtomicCASOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct AtomicCASOpLowering : public CPUConversionPattern<tt::AtomicCASOp> {
+  using CPUConversionPattern::CPUConversionPattern;
 
   LogicalResult
   matchAndRewrite(tt::AtomicCASOp op, OpAdaptor adaptor,
@@ -269,20 +286,31 @@ struct AtomicCASOpLowering : public OpConversionPattern<tt::AtomicCASOp> {
     Type intType = element.isIntOrIndex()
                        ? element
                        : rewriter.getIntegerType(element.getIntOrFloatBitWidth());
+    int64_t accessSize = getElementByteSize(element);
     auto casAt = [&](OpBuilder &b, Location l, ValueRange ivs) -> Value {
-      Value cmp = extractElement(b, l, adaptor.getCmp(), ivs);
-      Value val = extractElement(b, l, adaptor.getVal(), ivs);
-      if (intType != element) {
-        cmp = arith::BitcastOp::create(b, l, intType, cmp);
-        val = arith::BitcastOp::create(b, l, intType, val);
-      }
-      Value pair = LLVM::AtomicCmpXchgOp::create(
-          b, l, toLLVMPointer(b, l, extractElement(b, l, adaptor.getPtr(), ivs)),
-          cmp, val, success_, failure);
-      Value old = LLVM::ExtractValueOp::create(b, l, pair, 0);
-      if (intType != element)
-        old = arith::BitcastOp::create(b, l, element, old);
-      return old;
+      Value address = extractElement(b, l, adaptor.getPtr(), ivs);
+      Value ok = guardAccess(b, l, op, Value(), address, accessSize,
+                             /*isWrite=*/true, options.boundsCheck);
+      return buildGuarded(
+          b, l, ok, element,
+          [&](OpBuilder &tb, Location tl) -> Value {
+            Value cmp = extractElement(tb, tl, adaptor.getCmp(), ivs);
+            Value val = extractElement(tb, tl, adaptor.getVal(), ivs);
+            if (intType != element) {
+              cmp = arith::BitcastOp::create(tb, tl, intType, cmp);
+              val = arith::BitcastOp::create(tb, tl, intType, val);
+            }
+            Value pair = LLVM::AtomicCmpXchgOp::create(
+                tb, tl, toLLVMPointer(tb, tl, address), cmp, val, success_,
+                failure);
+            Value old = LLVM::ExtractValueOp::create(tb, tl, pair, 0);
+            if (intType != element)
+              old = arith::BitcastOp::create(tb, tl, element, old);
+            return old;
+          },
+          [&](OpBuilder &eb, Location el) {
+            return createZero(eb, el, element);
+          });
     };
     auto tensorType = dyn_cast<RankedTensorType>(resultType);
     if (!tensorType) {
@@ -304,7 +332,8 @@ struct AtomicCASOpLowering : public OpConversionPattern<tt::AtomicCASOp> {
 } // namespace
 
 void tpx::cpu::populateMemoryPatterns(CPUTypeConverter &converter,
-                                      RewritePatternSet &patterns) {
+                                      RewritePatternSet &patterns,
+                                      const CPULoweringOptions &options) {
   patterns.add<LoadOpLowering, StoreOpLowering, AtomicRMWOpLowering,
-               AtomicCASOpLowering>(converter, patterns.getContext());
+               AtomicCASOpLowering>(converter, patterns.getContext(), options);
 }

@@ -1,7 +1,11 @@
 //===- TTToCPUCommon.cpp - shared pieces of the tt -> CPU lowering --------===//
 #include "TTToCPUCommon.h"
 
+#include "tpx/Conversion/TTToCPU/TTToCPU.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -207,4 +211,21 @@ Value tpx::cpu::reshapeTensor(OpBuilder &builder, Location loc, Value tensor,
                                            ArrayRef<ReassociationIndices>{});
   return tensor::ExpandShapeOp::create(builder, loc, type, flat,
                                        allInOne(type.getRank()));
+}
+
+SmallVector<Value> tpx::cpu::getGridArguments(Operation *op) {
+  auto fn = op->getParentOfType<FunctionOpInterface>();
+  Block &entry = fn.getFunctionBody().front();
+  auto args = entry.getArguments().take_back(kCPUGridArgCount);
+  return SmallVector<Value>(args.begin(), args.end());
+}
+
+void tpx::cpu::declareRuntimeFunction(OpBuilder &b, ModuleOp module,
+                                      StringRef name, FunctionType type) {
+  if (module.lookupSymbol(name))
+    return;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
+  fn.setPrivate();
 }

@@ -93,6 +93,31 @@ mlir::Type getMemoryType(mlir::Type type);
 mlir::Value createZero(mlir::OpBuilder &builder, mlir::Location loc,
                        mlir::Type type);
 
+/// Options of the lowering that patterns need.
+struct CPULoweringOptions {
+  /// Guard every element access with a runtime bounds check.
+  bool boundsCheck = false;
+};
+
+/// A conversion pattern that knows the lowering options.
+template <typename OpTy>
+struct CPUConversionPattern : public mlir::OpConversionPattern<OpTy> {
+  CPUConversionPattern(const mlir::TypeConverter &converter,
+                       mlir::MLIRContext *context,
+                       const CPULoweringOptions &options)
+      : mlir::OpConversionPattern<OpTy>(converter, context), options(options) {}
+  CPULoweringOptions options;
+};
+
+/// The six trailing grid arguments (pid x/y/z, programs x/y/z) of the
+/// function enclosing `op`.
+llvm::SmallVector<mlir::Value> getGridArguments(mlir::Operation *op);
+
+/// Declares the runtime function `name` of `type` in the module of `op`'s
+/// builder insertion point, once.
+void declareRuntimeFunction(mlir::OpBuilder &builder, mlir::ModuleOp module,
+                            llvm::StringRef name, mlir::FunctionType type);
+
 // Pattern groups, one per op family.
 void populateFunctionPatterns(CPUTypeConverter &converter,
                               mlir::RewritePatternSet &patterns);
@@ -101,9 +126,11 @@ void populateElementwisePatterns(CPUTypeConverter &converter,
 void populateShapePatterns(CPUTypeConverter &converter,
                            mlir::RewritePatternSet &patterns);
 void populateMemoryPatterns(CPUTypeConverter &converter,
-                            mlir::RewritePatternSet &patterns);
+                            mlir::RewritePatternSet &patterns,
+                            const CPULoweringOptions &options);
 void populateBlockPointerPatterns(CPUTypeConverter &converter,
-                                  mlir::RewritePatternSet &patterns);
+                                  mlir::RewritePatternSet &patterns,
+                                  const CPULoweringOptions &options);
 void populateDotPatterns(CPUTypeConverter &converter,
                          mlir::RewritePatternSet &patterns);
 void populateCombinePatterns(CPUTypeConverter &converter,

@@ -95,6 +95,8 @@ struct ConvertTypesOfOtherOps : public ConversionPattern {
 
 struct ConvertTTToCPUPass
     : public tpx::impl::ConvertTTToCPUBase<ConvertTTToCPUPass> {
+  using ConvertTTToCPUBase::ConvertTTToCPUBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
@@ -123,8 +125,10 @@ struct ConvertTTToCPUPass
     populateFunctionPatterns(converter, patterns);
     populateElementwisePatterns(converter, patterns);
     populateShapePatterns(converter, patterns);
-    populateMemoryPatterns(converter, patterns);
-    populateBlockPointerPatterns(converter, patterns);
+    CPULoweringOptions options;
+    options.boundsCheck = boundsCheck;
+    populateMemoryPatterns(converter, patterns, options);
+    populateBlockPointerPatterns(converter, patterns, options);
     populateDotPatterns(converter, patterns);
     populateCombinePatterns(converter, patterns);
     populateDebugPatterns(converter, patterns);

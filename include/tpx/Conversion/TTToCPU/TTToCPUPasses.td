@@ -14,7 +14,15 @@ def ConvertTTToCPU : Pass<"convert-tt-to-cpu", "::mlir::ModuleOp"> {
     stores and atomics guarded by their masks; tt.dot becomes linalg.matmul;
     reductions and scans become loops that apply their combine regions.
     Block pointers and tensor descriptors are split into their scalar parts.
+
+    With `bounds-check`, every element access first asks the CPU runtime
+    whether it lies inside one of the launch's buffers; an access outside is
+    skipped and reported by the launch as an error naming the address.
   }];
+  let options = [
+    Option<"boundsCheck", "bounds-check", "bool", /*default=*/"false",
+           "Check every memory access against the launch's buffers">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
     "::mlir::scf::SCFDialect", "::mlir::cf::ControlFlowDialect",

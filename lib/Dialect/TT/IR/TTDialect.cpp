@@ -17,8 +17,11 @@ namespace {
 struct TTInlinerInterface : public DialectInlinerInterface {
   using DialectInlinerInterface::DialectInlinerInterface;
 
-  bool isLegalToInline(Operation *, Operation *, bool) const final {
-    return true;
+  /// Functions marked `noinline = true` (Triton's @jit(noinline=True)) stay
+  /// calls.
+  bool isLegalToInline(Operation *, Operation *callable, bool) const final {
+    auto noinline = callable->getAttrOfType<BoolAttr>("noinline");
+    return !noinline || !noinline.getValue();
   }
   bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
     return true;

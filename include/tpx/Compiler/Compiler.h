@@ -1,0 +1,53 @@
+//===- Compiler.h - compile(module, target, options) -> Artifact -*- C++ -*-===//
+#ifndef TPX_COMPILER_COMPILER_H
+#define TPX_COMPILER_COMPILER_H
+
+#include "tpx/Compiler/Artifact.h"
+#include "tpx/Pipeline/Pipeline.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <optional>
+
+namespace tpx {
+
+struct CompileOptions {
+  std::string target = "cpu";
+  unsigned numWarps = 4;
+  unsigned numStages = 3;
+  /// Extra pipeline extensions selected for this compile (added to the
+  /// scoped selection and the module's `tpx.pipeline`).
+  std::vector<std::string> pipelineSelection;
+  /// Run exactly this pipeline instead of the effective default one.
+  std::optional<Pipeline> pipelineOverride;
+  /// Per-stage IR dumps / overrides (see PipelineRunner).
+  std::string dumpDir;
+  std::string overrideDir;
+  /// CPU only: check every memory access against the launch's buffers.
+  bool boundsCheck = false;
+  /// Use the on-disk cache.
+  bool useCache = true;
+};
+
+struct CompileResult {
+  Artifact artifact;
+  /// Whether the artifact came from the cache.
+  bool cacheHit = false;
+  /// The pipeline that ran (or would have run, on a cache hit), as text.
+  std::string pipelineText;
+};
+
+/// Compiles the kernel in `module` (TTIR) for `options.target`. The module
+/// is consumed (the pipeline rewrites it). Errors carry the diagnostics.
+llvm::Expected<CompileResult>
+compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
+              const CompileOptions &options);
+
+/// The pipeline a compile with `options` runs on `module`.
+llvm::Expected<Pipeline> getCompilePipeline(mlir::ModuleOp module,
+                                            const CompileOptions &options);
+
+} // namespace tpx
+
+#endif // TPX_COMPILER_COMPILER_H

@@ -1,0 +1,58 @@
+//===- Artifact.cpp - a compiled kernel: binary plus metadata -------------===//
+#include "tpx/Compiler/Artifact.h"
+#include "tpx/Plugin/PluginLoader.h"
+
+
+using namespace tpx;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+llvm::json::Value Artifact::metadataToJSON() const {
+  return llvm::json::Object{{"target", target},
+                            {"signature", signature.toJSON()},
+                            {"num_warps", numWarps},
+                            {"num_stages", numStages},
+                            {"shared_memory", sharedMemory},
+                            {"entry_point", entryPoint},
+                            {"binary_sha256", sha256Hex(binary)},
+                            {"binary_bytes", static_cast<int64_t>(binary.size())},
+                            {"cache_key", cacheKey}};
+}
+
+llvm::Expected<Artifact> Artifact::fromParts(llvm::StringRef metadataJSON,
+                                             std::string binary) {
+  auto parsed = llvm::json::parse(metadataJSON);
+  if (!parsed)
+    return parsed.takeError();
+  const llvm::json::Object *object = parsed->getAsObject();
+  if (!object)
+    return makeError("artifact metadata is not a JSON object");
+  auto target = object->getString("target");
+  auto numWarps = object->getInteger("num_warps");
+  auto numStages = object->getInteger("num_stages");
+  auto shared = object->getInteger("shared_memory");
+  auto entry = object->getString("entry_point");
+  auto hash = object->getString("binary_sha256");
+  const llvm::json::Value *signature = object->get("signature");
+  if (!target || !numWarps || !numStages || !shared || !entry || !hash ||
+      !signature)
+    return makeError("artifact metadata lacks required fields");
+  if (sha256Hex(binary) != *hash)
+    return makeError("artifact binary does not match its recorded SHA-256");
+  auto parsedSignature = KernelSignature::fromJSON(*signature);
+  if (!parsedSignature)
+    return parsedSignature.takeError();
+  Artifact artifact;
+  artifact.target = target->str();
+  artifact.signature = std::move(*parsedSignature);
+  artifact.numWarps = static_cast<unsigned>(*numWarps);
+  artifact.numStages = static_cast<unsigned>(*numStages);
+  artifact.sharedMemory = static_cast<unsigned>(*shared);
+  artifact.entryPoint = entry->str();
+  artifact.binary = std::move(binary);
+  if (auto key = object->getString("cache_key"))
+    artifact.cacheKey = key->str();
+  return artifact;
+}

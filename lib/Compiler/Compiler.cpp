@@ -1,0 +1,127 @@
+//===- Compiler.cpp - compile(module, target, options) -> Artifact --------===//
+#include "tpx/Compiler/Compiler.h"
+#include "tpx/Compiler/CompileCache.h"
+#include "tpx/Conversion/TTToCPU/TTToCPU.h"
+#include "tpx/Pipeline/PipelineExtension.h"
+#include "tpx/Pipeline/PipelineRunner.h"
+#include "tpx/Plugin/PluginLoader.h"
+#include "tpx/Pipeline/TargetPipelines.h"
+#include "tpx/Plugin/PluginCacheKey.h"
+#include "tpx/Target/CPU/CPUTarget.h"
+
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace tpx;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// Turns on bounds checking in the CPU lowering entry of `pipeline`.
+static llvm::Error enableBoundsCheck(Pipeline &pipeline) {
+  for (Stage &stage : pipeline.getStages()) {
+    int index = stage.find("convert-tt-to-cpu");
+    if (index < 0)
+      continue;
+    PassEntry &entry = stage.passes[index];
+    if (entry.options.find("bounds-check") == std::string::npos)
+      entry.options += (entry.options.empty() ? "" : " ") +
+                       std::string("bounds-check=true");
+    return llvm::Error::success();
+  }
+  return makeError("bounds checking needs the convert-tt-to-cpu pass, which "
+                   "this pipeline does not run");
+}
+
+llvm::Expected<Pipeline> tpx::getCompilePipeline(mlir::ModuleOp module,
+                                                 const CompileOptions &options) {
+  if (options.pipelineOverride)
+    return *options.pipelineOverride;
+  auto pipeline = getEffectivePipeline(options.target, module);
+  if (!pipeline)
+    return pipeline.takeError();
+  if (auto error =
+          applyPipelineExtensions(*pipeline, options.pipelineSelection))
+    return std::move(error);
+  if (options.boundsCheck)
+    if (auto error = enableBoundsCheck(*pipeline))
+      return std::move(error);
+  return pipeline;
+}
+
+/// Everything that decides the binary: the IR (without locations, which do
+/// not change code), the target and the host CPU it is built for, options,
+/// the tpx version, the loaded plugins' content hashes and the pipeline.
+static std::string computeCacheKey(mlir::ModuleOp module,
+                                   const CompileOptions &options,
+                                   const Pipeline &pipeline) {
+  std::string material;
+  llvm::raw_string_ostream os(material);
+  os << "target=" << options.target << "\n";
+  if (options.target == "cpu")
+    os << "host=" << getHostCPUDescription() << "\n";
+  os << "num_warps=" << options.numWarps << " num_stages=" << options.numStages
+     << " bounds_check=" << options.boundsCheck << "\n";
+  os << getCacheKeyMaterial(pipeline) << "\n";
+  module->print(os, mlir::OpPrintingFlags().enableDebugInfo(false));
+  return sha256Hex(material);
+}
+
+llvm::Expected<CompileResult>
+tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
+                   const CompileOptions &options) {
+  registerCPUTarget();
+  auto family = getTargetFamily(options.target);
+  if (!family)
+    return family.takeError();
+  auto signature = getKernelSignature(*module);
+  if (!signature)
+    return signature.takeError();
+  auto pipeline = getCompilePipeline(*module, options);
+  if (!pipeline)
+    return pipeline.takeError();
+
+  CompileResult result;
+  result.pipelineText = pipeline->print();
+  std::string key = computeCacheKey(*module, options, *pipeline);
+  CompileCache cache;
+  // Dumps and overrides need the stages to run, so they bypass the cache.
+  bool cacheable = options.useCache && options.dumpDir.empty() &&
+                   options.overrideDir.empty();
+  if (cacheable) {
+    if (std::optional<Artifact> hit = cache.lookup(key)) {
+      result.artifact = std::move(*hit);
+      result.cacheHit = true;
+      return result;
+    }
+  }
+
+  RunOptions run;
+  run.dumpDir = options.dumpDir;
+  run.overrideDir = options.overrideDir;
+  auto output = runPipeline(*pipeline, module, run);
+  if (!output)
+    return output.takeError();
+  if (!output->isBinary)
+    return makeError("the pipeline ended with stage '" + output->lastStage +
+                     "', which produces IR, not a binary to launch");
+
+  Artifact &artifact = result.artifact;
+  artifact.target = options.target;
+  artifact.signature = std::move(*signature);
+  artifact.numWarps = options.numWarps;
+  artifact.numStages = options.numStages;
+  artifact.binary = std::move(output->output);
+  artifact.entryPoint = *family == "cpu"
+                            ? getCPUEntryPointName(artifact.signature.kernelName)
+                            : artifact.signature.kernelName;
+  if (cacheable) {
+    artifact.cacheKey = key;
+    // A cache that cannot be written only costs the next compile time.
+    if (auto error = cache.store(key, artifact))
+      llvm::errs() << "tpx: warning: could not write the compile cache: "
+                   << llvm::toString(std::move(error)) << "\n";
+  }
+  return result;
+}

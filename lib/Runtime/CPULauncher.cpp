@@ -1,0 +1,151 @@
+//===- CPULauncher.cpp - run a CPU artifact over a grid -------------------===//
+#include "tpx/Runtime/CPULauncher.h"
+
+#include "CPURuntimeState.h"
+#include "tpx/Plugin/PluginLoader.h"
+
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ThreadPool.h"
+
+#include <map>
+#include <mutex>
+
+using namespace tpx;
+using namespace tpx::cpu;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+using EntryFn = void (*)(void **args, int32_t, int32_t, int32_t, int32_t,
+                         int32_t, int32_t);
+
+namespace {
+/// A kernel object linked into the process by ORC.
+struct LoadedKernel {
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  EntryFn entry = nullptr;
+};
+} // namespace
+
+static llvm::Expected<std::unique_ptr<LoadedKernel>>
+loadKernel(const Artifact &artifact) {
+  static std::once_flag init;
+  std::call_once(init, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+  auto jit = llvm::orc::LLJITBuilder().create();
+  if (!jit)
+    return jit.takeError();
+  llvm::orc::JITDylib &dylib = (*jit)->getMainJITDylib();
+  // malloc/free and libm come from the process; the runtime's own entry
+  // points are defined explicitly.
+  auto processSymbols =
+      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+          (*jit)->getDataLayout().getGlobalPrefix());
+  if (!processSymbols)
+    return processSymbols.takeError();
+  dylib.addGenerator(std::move(*processSymbols));
+  llvm::orc::SymbolMap runtime;
+  for (const RuntimeSymbol &symbol : getRuntimeSymbols())
+    runtime[(*jit)->mangleAndIntern(symbol.name)] = {
+        llvm::orc::ExecutorAddr::fromPtr(symbol.address),
+        llvm::JITSymbolFlags::Exported};
+  if (auto error = dylib.define(llvm::orc::absoluteSymbols(runtime)))
+    return std::move(error);
+  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
+      artifact.binary, artifact.signature.kernelName + ".o");
+  if (auto error = (*jit)->addObjectFile(std::move(buffer)))
+    return std::move(error);
+  auto address = (*jit)->lookup(artifact.entryPoint);
+  if (!address)
+    return makeError("cannot load kernel '" + artifact.signature.kernelName +
+                     "': " + llvm::toString(address.takeError()));
+  auto kernel = std::make_unique<LoadedKernel>();
+  kernel->jit = std::move(*jit);
+  kernel->entry = address->toPtr<EntryFn>();
+  return kernel;
+}
+
+/// Loaded kernels by binary hash, so that relaunching costs no linking.
+static llvm::Expected<LoadedKernel *> getLoadedKernel(const Artifact &artifact) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<LoadedKernel>> kernels;
+  std::string key = sha256Hex(artifact.binary) + artifact.entryPoint;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = kernels.find(key);
+  if (it != kernels.end())
+    return it->second.get();
+  auto kernel = loadKernel(artifact);
+  if (!kernel)
+    return kernel.takeError();
+  LoadedKernel *raw = kernel->get();
+  kernels[key] = std::move(*kernel);
+  return raw;
+}
+
+llvm::Error tpx::launchOnCPU(const Artifact &artifact,
+                             std::array<uint32_t, 3> grid,
+                             llvm::ArrayRef<LaunchArgument> args,
+                             const CPULaunchOptions &options) {
+  if (artifact.target != "cpu")
+    return makeError("artifact for target '" + artifact.target +
+                     "' cannot run on the CPU");
+  auto encoded = encodeLaunchArguments(artifact.signature, args);
+  if (!encoded)
+    return encoded.takeError();
+  auto kernel = getLoadedKernel(artifact);
+  if (!kernel)
+    return kernel.takeError();
+
+  LaunchState state;
+  for (auto [info, arg] : llvm::zip(artifact.signature.args, args))
+    if (arg.kind == LaunchArgument::Kind::Buffer)
+      state.buffers.push_back(
+          {info.name, reinterpret_cast<uintptr_t>(arg.data), arg.bytes});
+  std::vector<void *> slots;
+  for (std::string &bytes : *encoded)
+    slots.push_back(bytes.data());
+
+  uint64_t total = uint64_t(grid[0]) * grid[1] * grid[2];
+  if (total == 0)
+    return llvm::Error::success();
+  unsigned threads =
+      options.numThreads ? options.numThreads
+                         : llvm::hardware_concurrency().compute_thread_count();
+  threads = static_cast<unsigned>(std::min<uint64_t>(threads, total));
+  EntryFn entry = (*kernel)->entry;
+  auto runRange = [&](uint64_t begin, uint64_t end) {
+    // Each worker gets its own copy of the slot array: kernels only read
+    // it, but a private copy keeps workers independent.
+    std::vector<void *> mySlots = slots;
+    currentLaunch() = &state;
+    for (uint64_t id = begin; id < end; ++id) {
+      uint32_t x = id % grid[0];
+      uint32_t y = (id / grid[0]) % grid[1];
+      uint32_t z = id / (uint64_t(grid[0]) * grid[1]);
+      entry(mySlots.data(), x, y, z, grid[0], grid[1], grid[2]);
+    }
+    currentLaunch() = nullptr;
+  };
+  if (threads <= 1) {
+    runRange(0, total);
+  } else {
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(threads));
+    // Several chunks per thread balance programs of uneven cost.
+    uint64_t chunks = std::min<uint64_t>(total, uint64_t(threads) * 4);
+    for (uint64_t c = 0; c < chunks; ++c)
+      pool.async(runRange, total * c / chunks, total * (c + 1) / chunks);
+    pool.wait();
+  }
+  std::string failures = state.takeFailures();
+  if (!failures.empty())
+    return makeError("kernel '" + artifact.signature.kernelName +
+                     "' failed: " + failures);
+  return llvm::Error::success();
+}

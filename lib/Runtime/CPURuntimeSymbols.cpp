@@ -1,0 +1,130 @@
+//===- CPURuntimeSymbols.cpp - functions compiled CPU kernels call --------===//
+#include "CPURuntimeState.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace tpx::cpu;
+
+void LaunchState::fail(std::string message) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (failures.size() < 8)
+    failures.push_back(std::move(message));
+  else
+    ++dropped;
+}
+
+std::string LaunchState::takeFailures() {
+  std::lock_guard<std::mutex> lock(mutex);
+  std::string text;
+  for (const std::string &failure : failures)
+    text += (text.empty() ? "" : "\n") + failure;
+  if (dropped)
+    text += llvm::formatv("\n... and {0} more", dropped).str();
+  failures.clear();
+  dropped = 0;
+  return text;
+}
+
+LaunchState *&tpx::cpu::currentLaunch() {
+  thread_local LaunchState *launch = nullptr;
+  return launch;
+}
+
+static std::mutex &printMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+namespace {
+enum PrintKind : int32_t { Signed = 0, Unsigned = 1, Float = 2, Hex = 3 };
+} // namespace
+
+extern "C" {
+
+/// tt.print: one line per value, like Triton's device print.
+static void tpx_cpu_print(const char *prefix, int32_t x, int32_t y, int32_t z,
+                          int64_t index, int32_t kind, int64_t bits,
+                          double value) {
+  std::string line = llvm::formatv("pid ({0}, {1}, {2}) ", x, y, z).str();
+  if (index >= 0)
+    line += llvm::formatv("idx ({0,3}) ", index).str();
+  line += prefix;
+  switch (kind) {
+  case Float:
+    line += llvm::formatv("{0}", value).str();
+    break;
+  case Hex:
+    line += llvm::formatv("{0:x}", static_cast<uint64_t>(bits)).str();
+    break;
+  case Unsigned:
+    line += std::to_string(static_cast<uint64_t>(bits));
+    break;
+  default:
+    line += std::to_string(bits);
+    break;
+  }
+  std::lock_guard<std::mutex> lock(printMutex());
+  llvm::outs() << line << "\n";
+  llvm::outs().flush();
+}
+
+/// tt.assert: recorded; the launch returns it as an error.
+static void tpx_cpu_assert_fail(const char *message, int32_t x, int32_t y,
+                                int32_t z, int64_t index) {
+  std::string text =
+      llvm::formatv("device-side assertion failed in program ({0}, {1}, {2})",
+                    x, y, z)
+          .str();
+  if (index >= 0)
+    text += llvm::formatv(" at element {0}", index).str();
+  text += std::string(": ") + message;
+  if (LaunchState *launch = currentLaunch())
+    launch->fail(std::move(text));
+}
+
+/// Bounds check of bounds-checked kernels: is [address, address + bytes)
+/// inside one of the launch's buffer arguments?
+static bool tpx_cpu_check_access(int64_t address, int64_t bytes,
+                                 int32_t isWrite, int32_t x, int32_t y,
+                                 int32_t z) {
+  LaunchState *launch = currentLaunch();
+  if (!launch)
+    return false;
+  uintptr_t begin = static_cast<uintptr_t>(address);
+  for (const BufferRange &buffer : launch->buffers)
+    if (begin >= buffer.begin &&
+        begin + static_cast<uint64_t>(bytes) <= buffer.begin + buffer.bytes)
+      return true;
+  // Name the nearest buffer below the address: usually the one overrun.
+  const BufferRange *nearest = nullptr;
+  for (const BufferRange &buffer : launch->buffers)
+    if (buffer.begin <= begin && (!nearest || buffer.begin > nearest->begin))
+      nearest = &buffer;
+  std::string text =
+      llvm::formatv("out-of-bounds {0} of {1} bytes at 0x{2:x} in program "
+                    "({3}, {4}, {5})",
+                    isWrite ? "write" : "read", bytes, address, x, y, z)
+          .str();
+  if (nearest)
+    text += llvm::formatv(": {0} bytes past the start of buffer argument "
+                          "'{1}', which holds {2} bytes",
+                          begin - nearest->begin, nearest->name,
+                          nearest->bytes)
+                .str();
+  else
+    text += ": below every buffer argument";
+  launch->fail(std::move(text));
+  return false;
+}
+
+} // extern "C"
+
+std::vector<RuntimeSymbol> tpx::cpu::getRuntimeSymbols() {
+  return {{"tpx_cpu_print", reinterpret_cast<void *>(&tpx_cpu_print)},
+          {"tpx_cpu_assert_fail",
+           reinterpret_cast<void *>(&tpx_cpu_assert_fail)},
+          {"tpx_cpu_check_access",
+           reinterpret_cast<void *>(&tpx_cpu_check_access)}};
+}
