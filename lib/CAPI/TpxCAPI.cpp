@@ -1,6 +1,8 @@
 //===- TpxCAPI.cpp - The tpx host C API (tpx-c/Tpx.h) ---------------------===//
 #include "tpx-c/Tpx.h"
 
+#include "CAPIUtils.h"
+
 #include "tpx/Pipeline/PipelineExtension.h"
 #include "tpx/Pipeline/PipelineRunner.h"
 #include "tpx/Plugin/PluginCacheKey.h"
@@ -19,33 +21,7 @@
 
 using namespace tpx;
 
-static char *copyString(llvm::StringRef text) {
-  char *copy = static_cast<char *>(std::malloc(text.size() + 1));
-  if (!copy)
-    return nullptr;
-  std::memcpy(copy, text.data(), text.size());
-  copy[text.size()] = '\0';
-  return copy;
-}
-
-/// Stores the error's text in *error (when asked) and returns TPX_FAILURE.
-static TpxStatus fail(llvm::Error error, char **out) {
-  std::string message = llvm::toString(std::move(error));
-  if (out)
-    *out = copyString(message);
-  return TPX_FAILURE;
-}
-
-static TpxStatus fail(const llvm::Twine &message, char **out) {
-  return fail(llvm::createStringError(llvm::inconvertibleErrorCode(), message),
-              out);
-}
-
-static TpxStatus done(llvm::Error error, char **out) {
-  if (error)
-    return fail(std::move(error), out);
-  return TPX_SUCCESS;
-}
+using namespace tpx::capi;
 
 void tpxStringFree(char *string) { std::free(string); }
 
@@ -122,7 +98,7 @@ TpxStatus tpxPopPipelineSelection(char **error) {
 }
 
 /// tpx and plugin dialects, and every pass a pipeline may name.
-static mlir::MLIRContext *createContext() {
+mlir::MLIRContext *tpx::capi::createContext() {
   registerTpxPasses();
   mlir::DialectRegistry registry;
   registerTpxDialects(registry);

@@ -44,7 +44,8 @@ llvm::Expected<Pipeline> tpx::getCompilePipeline(mlir::ModuleOp module,
   if (auto error =
           applyPipelineExtensions(*pipeline, options.pipelineSelection))
     return std::move(error);
-  if (options.boundsCheck)
+  // Bounds checking is a CPU runtime facility; GPU targets ignore it.
+  if (options.boundsCheck && options.target == "cpu")
     if (auto error = enableBoundsCheck(*pipeline))
       return std::move(error);
   return pipeline;

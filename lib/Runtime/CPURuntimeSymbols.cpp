@@ -103,7 +103,7 @@ static bool tpx_cpu_check_access(int64_t address, int64_t bytes,
     if (buffer.begin <= begin && (!nearest || buffer.begin > nearest->begin))
       nearest = &buffer;
   std::string text =
-      llvm::formatv("out-of-bounds {0} of {1} bytes at 0x{2:x} in program "
+      llvm::formatv("out-of-bounds {0} of {1} bytes at {2:x} in program "
                     "({3}, {4}, {5})",
                     isWrite ? "write" : "read", bytes, address, x, y, z)
           .str();

@@ -1,0 +1,76 @@
+/*===- tpx-c/Artifact.h - Compile to a launchable kernel, launch it -*- C -*-===*\
+|*                                                                            *|
+|* tpxCompileKernel runs the whole pipeline of a target on TTIR text, through *|
+|* the on-disk compile cache, and returns an artifact: the binary plus its    *|
+|* metadata (kernel name, argument ABI, warps, shared memory, target).        *|
+|* tpxLaunch runs an artifact over a 3-D grid; arguments are checked against *|
+|* the kernel's ABI and every failure comes back as an error message.         *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+#ifndef TPX_C_ARTIFACT_H
+#define TPX_C_ARTIFACT_H
+
+#include "tpx-c/Tpx.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct TpxArtifact TpxArtifact;
+
+/* Options of tpxCompileKernel; zero-initialise, set structSize = sizeof.   */
+/* Zero fields take their defaults.                                         */
+typedef struct TpxKernelOptions {
+  uint32_t structSize;
+  const char *target;       /* "cpu", "sm_90a", ... (null: "cpu")          */
+  uint32_t numWarps;        /* 0: 4                                         */
+  uint32_t numStages;       /* 0: 3                                         */
+  const char *dumpDir;      /* per-stage dumps (bypasses the cache)         */
+  const char *pipelineText; /* run this pipeline instead of the effective one */
+  int boundsCheck;          /* CPU: check accesses against the buffers      */
+  int noCache;              /* do not read or write the compile cache       */
+} TpxKernelOptions;
+
+/* Compiles the kernel in `source` (TTIR text). The effective pipeline is    */
+/* the target's default plus the scoped selection plus `tpx.pipeline`.       */
+TPX_CAPI_EXPORTED TpxStatus tpxCompileKernel(const char *source,
+                                             const TpxKernelOptions *options,
+                                             TpxArtifact **artifact,
+                                             char **error);
+TPX_CAPI_EXPORTED void tpxArtifactDestroy(TpxArtifact *artifact);
+
+/* Metadata as JSON (kernel, args with kind/name/type, num_warps, ...);     */
+/* free with tpxStringFree.                                                  */
+TPX_CAPI_EXPORTED char *tpxArtifactGetMetadata(const TpxArtifact *artifact);
+TPX_CAPI_EXPORTED const char *tpxArtifactGetKernelName(const TpxArtifact *a);
+TPX_CAPI_EXPORTED const void *tpxArtifactGetBinary(const TpxArtifact *a,
+                                                   size_t *size);
+/* 1 if the artifact came from the compile cache. */
+TPX_CAPI_EXPORTED int tpxArtifactWasCached(const TpxArtifact *artifact);
+
+typedef enum TpxLaunchArgKind {
+  TPX_ARG_BUFFER = 0, /* data + bytes                        */
+  TPX_ARG_INT = 1,    /* intValue, converted to the param type */
+  TPX_ARG_FLOAT = 2   /* floatValue, converted to the param type */
+} TpxLaunchArgKind;
+
+typedef struct TpxLaunchArg {
+  TpxLaunchArgKind kind;
+  void *data;
+  size_t bytes;
+  int64_t intValue;
+  double floatValue;
+} TpxLaunchArg;
+
+/* Runs every program of grid[0] x grid[1] x grid[2]. numThreads = 0 uses  */
+/* every hardware thread (CPU).                                              */
+TPX_CAPI_EXPORTED TpxStatus tpxLaunch(const TpxArtifact *artifact,
+                                      const uint32_t grid[3],
+                                      const TpxLaunchArg *args, size_t numArgs,
+                                      uint32_t numThreads, char **error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TPX_C_ARTIFACT_H */
