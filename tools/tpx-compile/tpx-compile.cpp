@@ -1,15 +1,21 @@
 //===- tpx-compile.cpp - TTIR file -> any stage of any target -------------===//
 //
 //   tpx-compile kernel.ttir --target cpu|sm_90a|gfx950 -o OUT
+//       [--num-warps N] [--num-stages N] [--no-cache] [--bounds-check]
 //       [--load-plugin P] [--pipeline-ext NAME]... [--stop-after STAGE]
 //       [--dump-pipeline] [--pipeline-file F] [--dump-dir D]
 //       [--override-dir D] [--print-cache-key]
+//
+// A full compile (no --stop-after) goes through the compiler driver and its
+// cache and writes the binary to OUT and the artifact metadata (kernel name,
+// argument ABI, warps, shared memory, entry point) to OUT.json.
 //
 // Everything target-specific lives behind the pipeline table and the stage
 // emitter registry (tpx/Pipeline); this tool only wires options to them.
 // docs/pipeline.md describes each flag.
 //
 //===----------------------------------------------------------------------===//
+#include "tpx/Compiler/Compiler.h"
 #include "tpx/Pipeline/PipelineExtension.h"
 #include "tpx/Pipeline/PipelineRunner.h"
 #include "tpx/Plugin/PluginCacheKey.h"
@@ -23,6 +29,7 @@
 #include "mlir/Support/FileUtilities.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -66,6 +73,15 @@ struct Options {
       "print-cache-key",
       cl::desc("Print the cache-key material (plugin hashes and the effective "
                "pipeline) and exit")};
+  cl::opt<unsigned> numWarps{"num-warps", cl::desc("Warps per program"),
+                             cl::init(4)};
+  cl::opt<unsigned> numStages{"num-stages",
+                              cl::desc("Software pipelining depth"),
+                              cl::init(3)};
+  cl::opt<bool> noCache{"no-cache", cl::desc("Bypass the compile cache")};
+  cl::opt<bool> boundsCheck{
+      "bounds-check",
+      cl::desc("CPU: check every memory access against the launch's buffers")};
   cl::opt<bool> printDebugInfo{"print-debuginfo",
                                cl::desc("Print locations in MLIR output")};
   // Only for --help: loadPluginsForTool consumes the real uses.
@@ -92,6 +108,46 @@ static int writeOutput(llvm::StringRef contents) {
   if (!output)
     return fail(opts->outputFile + ": " + message);
   output->os() << contents;
+  output->keep();
+  return 0;
+}
+
+/// A full compile: the driver (cache included) makes the artifact; OUT gets
+/// the binary and OUT.json the metadata.
+static int compileArtifact(mlir::OwningOpRef<mlir::ModuleOp> module,
+                           const tpx::Pipeline &pipeline) {
+  tpx::CompileOptions compile;
+  compile.target = opts->target;
+  compile.numWarps = opts->numWarps;
+  compile.numStages = opts->numStages;
+  compile.pipelineOverride = pipeline;
+  compile.dumpDir = opts->dumpDir;
+  compile.overrideDir = opts->overrideDir;
+  compile.useCache = !opts->noCache;
+  compile.boundsCheck = opts->boundsCheck;
+  if (compile.boundsCheck && compile.target == "cpu") {
+    // The pipeline is given explicitly: turn the check on in it.
+    for (tpx::Stage &stage : compile.pipelineOverride->getStages()) {
+      int index = stage.find("convert-tt-to-cpu");
+      if (index >= 0)
+        stage.passes[index].options = "bounds-check=true";
+    }
+  }
+  auto result = tpx::compileModule(std::move(module), compile);
+  if (!result)
+    return fail(result.takeError());
+  if (int status = writeOutput(result->artifact.binary))
+    return status;
+  if (opts->outputFile == "-")
+    return 0;
+  std::string metadata;
+  llvm::raw_string_ostream os(metadata);
+  os << llvm::formatv("{0:2}", result->artifact.metadataToJSON()) << "\n";
+  std::string message;
+  auto output = mlir::openOutputFile(opts->outputFile + ".json", &message);
+  if (!output)
+    return fail(opts->outputFile + ".json: " + message);
+  output->os() << metadata;
   output->keep();
   return 0;
 }
@@ -162,6 +218,10 @@ int main(int argc, char **argv) {
     return writeOutput(pipeline->print());
   if (opts->printCacheKey)
     return writeOutput(tpx::getCacheKeyMaterial(*pipeline));
+
+  if (opts->stopAfter.empty() && !pipeline->getStages().empty() &&
+      pipeline->getStages().back().kind == tpx::StageKind::Emit)
+    return compileArtifact(std::move(module), *pipeline);
 
   tpx::RunOptions run;
   run.stopAfter = opts->stopAfter;

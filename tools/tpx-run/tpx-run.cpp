@@ -14,6 +14,7 @@
 
 #include "tpx/Compiler/Compiler.h"
 #include "tpx/Plugin/PluginCommandLine.h"
+#include "tpx/Plugin/PluginRegistry.h"
 #include "tpx/Registration/TpxRegistration.h"
 #include "tpx/Runtime/CPULauncher.h"
 
@@ -111,6 +112,7 @@ int main(int argc, char **argv) {
 
   mlir::DialectRegistry registry;
   registerTpxDialects(registry);
+  appendPluginDialects(registry);
   registerTpxPasses();
   mlir::MLIRContext context(registry);
   std::string diagnostics;
