@@ -44,6 +44,17 @@ double tpx::readElement(const char *data, llvm::StringRef dtype,
                         llvm::APInt(16, bits));
     return value.convertToDouble();
   }
+  // float8 buffers are compared by value, not as bytes, so that any NaN
+  // matches any NaN and tolerances mean what they say.
+  if (dtype == "f8e4m3fn" || dtype == "fp8e4nv" || dtype == "f8e5m2" ||
+      dtype == "fp8e5") {
+    uint8_t bits = load<uint8_t>(data, index);
+    llvm::APFloat value(dtype == "f8e5m2" || dtype == "fp8e5"
+                            ? llvm::APFloat::Float8E5M2()
+                            : llvm::APFloat::Float8E4M3FN(),
+                        llvm::APInt(8, bits));
+    return value.convertToDouble();
+  }
   if (dtype == "i64")
     return static_cast<double>(load<int64_t>(data, index));
   if (dtype == "u64")

@@ -2,10 +2,12 @@
 #include "FP8Conversion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/APFloat.h"
 
 #include <cmath>
+#include <optional>
 
 using namespace mlir;
 using namespace tpx::cpu;
@@ -19,6 +21,7 @@ struct Float8Format {
   uint32_t maxFiniteCode; // positive
   uint32_t nanCode;       // positive quiet NaN
   bool hasNegativeZero;
+  std::optional<uint32_t> infCode; // positive infinity, if the format has one
   SmallVector<float> decoded; // value of every code 0..255
 };
 } // namespace
@@ -40,6 +43,8 @@ static Float8Format describe(FloatType type) {
     format.decoded.push_back(f);
     if (std::isnan(f) && (format.nanCode == 0xFF || code == 0x7F))
       format.nanCode = code;
+    if (code < 0x80 && std::isinf(f))
+      format.infCode = code;
     if (code < 0x80 && std::isfinite(f) && f > largest) {
       largest = f;
       format.maxFiniteCode = code;
@@ -122,7 +127,8 @@ static Value encodeFloat8(OpBuilder &b, Location loc, Value value,
   Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                        exponent, c(0));
   code = arith::SelectOp::create(b, loc, isZero, c(0), code);
-  // Saturate to the largest finite value (infinity included), keep NaN.
+  // Saturate finite values past the range to the largest finite value: rtne
+  // is the GPU's cvt.rn.satfinite, and rtz never rounds away from zero.
   Value overflow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
                                          code, c(format.maxFiniteCode));
   Value isInfOrBig = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
@@ -130,6 +136,14 @@ static Value encodeFloat8(OpBuilder &b, Location loc, Value value,
   code = arith::SelectOp::create(
       b, loc, arith::OrIOp::create(b, loc, overflow, isInfOrBig),
       c(format.maxFiniteCode), code);
+  // Infinities saturate under rtne (satfinite) but are exact under rtz, so
+  // formats that have an infinity (e5m2) keep it there, as Triton's rtz
+  // conversion (through f16, truncating) does.
+  if (towardZero && format.infCode) {
+    Value isInf = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        magnitude, c(0x7F800000));
+    code = arith::SelectOp::create(b, loc, isInf, c(*format.infCode), code);
+  }
   // Sign: formats without a negative zero map -0 to +0.
   Value signed_ = arith::OrIOp::create(
       b, loc, code, arith::ShLIOp::create(b, loc, sign, c(7)));
@@ -138,13 +152,13 @@ static Value encodeFloat8(OpBuilder &b, Location loc, Value value,
                                              code, c(0));
     signed_ = arith::SelectOp::create(b, loc, codeIsZero, c(0), signed_);
   }
+  // Every NaN becomes the positive canonical NaN (0x7F), whatever its sign
+  // and payload: that is what the GPU's cvt instructions produce, so results
+  // match it bit for bit.
   Value isNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO,
                                       value, value);
-  Value nanCode = c(format.nanCode);
-  if (format.nanCode < 0x80 && format.hasNegativeZero)
-    nanCode = arith::OrIOp::create(
-        b, loc, nanCode, arith::ShLIOp::create(b, loc, sign, c(7)));
-  Value result = arith::SelectOp::create(b, loc, isNan, nanCode, signed_);
+  Value result =
+      arith::SelectOp::create(b, loc, isNan, c(format.nanCode), signed_);
   return arith::TruncIOp::create(b, loc, b.getI8Type(), result);
 }
 
@@ -174,10 +188,27 @@ Value tpx::cpu::convertFloat(OpBuilder &b, Location loc, Value value,
   }
   if (dstType.getWidth() > srcType.getWidth())
     return arith::ExtFOp::create(b, loc, dstType, value);
-  auto mode = towardZero ? arith::RoundingMode::toward_zero
-                         : arith::RoundingMode::to_nearest_even;
-  return arith::TruncFOp::create(
-      b, loc, dstType, value,
-      arith::RoundingModeAttr::get(b.getContext(), mode),
-      arith::FastMathFlagsAttr());
+  // A truncf with a rounding-mode attribute becomes LLVM's constrained
+  // fptrunc, which only *assumes* the FP environment is in that mode (nothing
+  // sets it, so rtz silently rounds to nearest) and, for bf16, needs the
+  // compiler-rt call __truncsfbf2 that the JIT does not provide. Round to
+  // nearest with a plain truncf and, for rtz, step the result one ulp toward
+  // zero where rounding went away from zero. Stepping the magnitude's bits
+  // down by one is exact across binades, from infinity to the largest finite
+  // value and into subnormals; NaNs compare false and stay NaN.
+  Value nearest = arith::TruncFOp::create(b, loc, dstType, value);
+  if (!towardZero)
+    return nearest;
+  Value widened = arith::ExtFOp::create(b, loc, srcType, nearest);
+  Value absWidened = math::AbsFOp::create(b, loc, widened);
+  Value absValue = math::AbsFOp::create(b, loc, value);
+  Value roundedAway = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                            absWidened, absValue);
+  Type intType = b.getIntegerType(dstType.getWidth());
+  Value bits = arith::BitcastOp::create(b, loc, intType, nearest);
+  Value stepped = arith::BitcastOp::create(
+      b, loc, dstType,
+      arith::SubIOp::create(b, loc, bits,
+                            arith::ConstantIntOp::create(b, loc, intType, 1)));
+  return arith::SelectOp::create(b, loc, roundedAway, stepped, nearest);
 }
