@@ -1,11 +1,37 @@
 #!/usr/bin/env bash
-# The main job: read a real TTIR kernel printed by Triton 3.6, verify it and
-# print it back with tpx-opt.
+# The main job: a kernel that uses an op from a plugin dialect is compiled
+# with that plugin loaded through TRITON_PLUGIN_PATHS, run and checked.
+#
+# The kernel (examples/fused-fma/fused_fma.ttir) is TTIR as Triton prints
+# it, plus one `tpxex.fma` from the example dialect plugin
+# (plugins/examples/tpxex-dialect). The plugin's pipeline extension, selected
+# on the kernel by `tpx.pipeline = "tpxex-lowering"`, lowers that op inside
+# the ttir stage; the rest is tpx's own pipeline.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${TPX_BUILD_DIR:-$root/build}
-corpus=${TPX_CORPUS_DIR:-$root/../shared/ttir-corpus}
-kernel=$corpus/vadd_f32/kernel.ttir
-[ -f "$kernel" ] || kernel=$root/test/Dialect/TT/Inputs/vadd.ttir
-echo "tpx: parsing, verifying and printing $kernel"
-"$build/bin/tpx-opt" "$kernel"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+export TRITON_PLUGIN_PATHS=$build/plugins/TpxExampleTpxexDialect.so
+kernel=$root/examples/fused-fma/fused_fma.ttir
+/usr/bin/python3 "$root/examples/fused-fma/make_case.py" "$work/case"
+
+echo "== plugin loaded from TRITON_PLUGIN_PATHS=$TRITON_PLUGIN_PATHS"
+echo "== effective CPU pipeline for this kernel:"
+"$build/bin/tpx-compile" "$kernel" --target cpu --dump-pipeline | sed 's/^/   /' | cut -c1-160
+
+"$build/bin/tpx-compile" "$kernel" --target cpu --stop-after ttir -o "$work/ttir.mlir"
+before=$(grep -c 'tpxex.fma' "$kernel" || true)
+after=$(grep -c 'tpxex.fma' "$work/ttir.mlir" || true)
+mulf=$(grep -c 'arith.mulf' "$work/ttir.mlir" || true)
+addf=$(grep -c 'arith.addf' "$work/ttir.mlir" || true)
+echo "== what the plugin changed: tpxex.fma ops $before -> $after after the ttir stage;" \
+     "its lowering added $mulf arith.mulf and $addf arith.addf"
+
+target=cpu
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi >/dev/null 2>&1; then
+  echo "== a GPU is present, but this build has no CUDA runtime yet: running on the CPU"
+fi
+echo "== running on the $target (10007 elements, grid from case.json):"
+"$build/bin/tpx-run" "$work/case" --target "$target" --verbose

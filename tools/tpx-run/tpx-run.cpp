@@ -1,7 +1,8 @@
 //===- tpx-run.cpp - run a corpus case and check it -----------------------===//
 //
-//   tpx-run CASE_DIR [--target cpu|cuda] [--load-plugin P] [--no-cache]
-//           [--no-bounds-check] [--cpu-threads N] [--verbose]
+//   tpx-run CASE_DIR [--target cpu|cuda] [--load-plugin P]
+//           [--pipeline-ext NAME]... [--no-cache] [--no-bounds-check]
+//           [--cpu-threads N] [--verbose]
 //
 // Compiles CASE_DIR/kernel.ttir with the case's num_warps/num_stages,
 // launches it on the case's inputs over its grid, and checks every expected
@@ -46,6 +47,14 @@ static cl::opt<bool> noBoundsCheck(
 static cl::opt<unsigned> threads("cpu-threads", cl::desc("CPU worker threads (0: all)"),
                                  cl::init(0));
 static cl::opt<bool> verbose("verbose", cl::desc("Timings on stderr"));
+static cl::list<std::string>
+    pipelineExt("pipeline-ext",
+                cl::desc("Select a pipeline extension for this compile"),
+                cl::value_desc("name"));
+// Only for --help: loadPluginsForTool consumes the real uses.
+static cl::list<std::string> loadPluginHelp(
+    "load-plugin", cl::desc("Load a tpx plugin (file or directory)"),
+    cl::value_desc("path"));
 
 namespace {
 /// The one-line verdict; every exit path goes through here.
@@ -136,6 +145,7 @@ int main(int argc, char **argv) {
   options.numStages = caseFile->numStages;
   options.boundsCheck = !noBoundsCheck;
   options.useCache = !noCache;
+  options.pipelineSelection.assign(pipelineExt.begin(), pipelineExt.end());
   auto start = std::chrono::steady_clock::now();
   auto compiled = compileModule(std::move(module), options);
   if (!compiled)
