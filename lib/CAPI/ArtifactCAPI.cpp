@@ -6,9 +6,7 @@
 #include "tpx/Compiler/Compiler.h"
 #include "tpx/Runtime/CPULauncher.h"
 
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -28,16 +26,9 @@ TpxStatus tpxCompileKernel(const char *source, const TpxKernelOptions *options,
     return fail("tpxCompileKernel: TpxKernelOptions.structSize is too small",
                 error);
   std::unique_ptr<mlir::MLIRContext> context(createContext());
-  std::string diagnostics;
-  mlir::ScopedDiagnosticHandler handler(
-      context.get(), [&](mlir::Diagnostic &diag) {
-        llvm::raw_string_ostream os(diagnostics);
-        os << diag.getLocation() << ": " << diag << "\n";
-        return mlir::success();
-      });
-  auto module = mlir::parseSourceString<mlir::ModuleOp>(source, context.get());
+  auto module = parseSource(context.get(), source);
   if (!module)
-    return fail("cannot parse the kernel source:\n" + diagnostics, error);
+    return fail(module.takeError(), error);
 
   CompileOptions compile;
   compile.target = options->target ? options->target : "cpu";
@@ -56,7 +47,7 @@ TpxStatus tpxCompileKernel(const char *source, const TpxKernelOptions *options,
     pipeline->setTarget(compile.target);
     compile.pipelineOverride = std::move(*pipeline);
   }
-  auto result = compileModule(std::move(module), compile);
+  auto result = compileModule(std::move(*module), compile);
   if (!result)
     return fail(result.takeError(), error);
   *artifact = new TpxArtifact{std::move(result->artifact), result->cacheHit};

@@ -4,20 +4,23 @@
 
 #include "tpx-c/Tpx.h"
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdlib>
 #include <cstring>
 
-namespace mlir {
-class MLIRContext;
-} // namespace mlir
-
 namespace tpx::capi {
 
 /// A new context with every tpx and loaded-plugin dialect registered.
 mlir::MLIRContext *createContext();
+
+/// Parses TTIR text into `context`; the error carries the diagnostics.
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+parseSource(mlir::MLIRContext *context, const char *source);
 
 /// A malloc'ed, NUL-terminated copy (freed with tpxStringFree).
 inline char *copyString(llvm::StringRef text) {

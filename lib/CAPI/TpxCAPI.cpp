@@ -106,6 +106,22 @@ mlir::MLIRContext *tpx::capi::createContext() {
   return new mlir::MLIRContext(registry);
 }
 
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+tpx::capi::parseSource(mlir::MLIRContext *context, const char *source) {
+  std::string diagnostics;
+  mlir::ScopedDiagnosticHandler handler(context, [&](mlir::Diagnostic &diag) {
+    llvm::raw_string_ostream os(diagnostics);
+    os << diag.getLocation() << ": error: " << diag << "\n";
+    return mlir::success();
+  });
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(source, context);
+  if (!module)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot parse the source:\n" + diagnostics);
+  return module;
+}
+
 MlirContext tpxContextCreate(void) { return wrap(createContext()); }
 
 void tpxContextDestroy(MlirContext context) { delete unwrap(context); }
@@ -118,21 +134,13 @@ TpxStatus tpxCompileString(const char *source, const TpxCompileOptions *options,
     return fail("tpxCompileString: TpxCompileOptions.structSize is too small",
                 error);
   std::unique_ptr<mlir::MLIRContext> context(createContext());
-  std::string diagnostics;
-  mlir::ScopedDiagnosticHandler handler(
-      context.get(), [&](mlir::Diagnostic &diag) {
-        llvm::raw_string_ostream os(diagnostics);
-        os << diag.getLocation() << ": error: " << diag << "\n";
-        return mlir::success();
-      });
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(source, context.get());
+  auto module = parseSource(context.get(), source);
   if (!module)
-    return fail("cannot parse the source:\n" + diagnostics, error);
+    return fail(module.takeError(), error);
 
   llvm::Expected<Pipeline> pipeline =
       options->pipelineText ? Pipeline::parse(options->pipelineText)
-                            : getEffectivePipeline(options->target, *module);
+                            : getEffectivePipeline(options->target, **module);
   if (!pipeline)
     return fail(pipeline.takeError(), error);
   if (options->pipelineText)
@@ -141,7 +149,7 @@ TpxStatus tpxCompileString(const char *source, const TpxCompileOptions *options,
   run.stopAfter = options->stopAfter ? options->stopAfter : "";
   run.dumpDir = options->dumpDir ? options->dumpDir : "";
   run.overrideDir = options->overrideDir ? options->overrideDir : "";
-  auto result = runPipeline(*pipeline, module, run);
+  auto result = runPipeline(*pipeline, *module, run);
   if (!result)
     return fail(result.takeError(), error);
   *output = static_cast<char *>(std::malloc(result->output.size() + 1));
