@@ -5,6 +5,9 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstring>
+#include <vector>
+
 using namespace tpx::cpu;
 
 void LaunchState::fail(std::string message) {
@@ -119,6 +122,61 @@ static bool tpx_cpu_check_access(int64_t address, int64_t bytes,
   return false;
 }
 
+/// memref.copy between memrefs that are not both contiguous (a transposed
+/// or sliced view, for example) lowers to a call to `memrefCopy`, which
+/// upstream MLIR provides in its C runner utils. Kernels must not depend on
+/// that library being loaded, so the runtime defines it: same ABI, element
+/// size in bytes and two unranked memref descriptors.
+namespace {
+struct UnrankedMemRef {
+  int64_t rank;
+  void *descriptor;
+};
+/// The layout of a ranked memref descriptor of rank `rank`.
+struct StridedView {
+  char *data;
+  const int64_t *sizes;
+  const int64_t *strides;
+
+  StridedView(const UnrankedMemRef &memref, int64_t elementSize) {
+    auto *words = static_cast<int64_t *>(memref.descriptor);
+    // {allocated, aligned, offset, sizes[rank], strides[rank]}
+    char *aligned = reinterpret_cast<char *>(words[1]);
+    data = aligned + words[2] * elementSize;
+    sizes = words + 3;
+    strides = words + 3 + memref.rank;
+  }
+};
+} // namespace
+
+static void memrefCopy(int64_t elementSize, UnrankedMemRef *src,
+                       UnrankedMemRef *dst) {
+  int64_t rank = src->rank;
+  StridedView from(*src, elementSize), to(*dst, elementSize);
+  for (int64_t d = 0; d < rank; ++d)
+    if (from.sizes[d] == 0)
+      return;
+  std::vector<int64_t> index(rank, 0);
+  while (true) {
+    int64_t fromOffset = 0, toOffset = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      fromOffset += index[d] * from.strides[d];
+      toOffset += index[d] * to.strides[d];
+    }
+    std::memmove(to.data + toOffset * elementSize,
+                 from.data + fromOffset * elementSize, elementSize);
+    // Odometer increment over the shape, innermost dimension fastest.
+    int64_t d = rank - 1;
+    for (; d >= 0; --d) {
+      if (++index[d] < from.sizes[d])
+        break;
+      index[d] = 0;
+    }
+    if (d < 0)
+      return;
+  }
+}
+
 } // extern "C"
 
 std::vector<RuntimeSymbol> tpx::cpu::getRuntimeSymbols() {
@@ -126,5 +184,6 @@ std::vector<RuntimeSymbol> tpx::cpu::getRuntimeSymbols() {
           {"tpx_cpu_assert_fail",
            reinterpret_cast<void *>(&tpx_cpu_assert_fail)},
           {"tpx_cpu_check_access",
-           reinterpret_cast<void *>(&tpx_cpu_check_access)}};
+           reinterpret_cast<void *>(&tpx_cpu_check_access)},
+          {"memrefCopy", reinterpret_cast<void *>(&memrefCopy)}};
 }

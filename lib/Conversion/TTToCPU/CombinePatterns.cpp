@@ -8,6 +8,7 @@
 #include "TTToCPUCommon.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
@@ -31,6 +32,61 @@ static SmallVector<Value> applyRegion(OpBuilder &b, Region &region,
   for (Value v : block.getTerminator()->getOperands())
     results.push_back(mapping.lookupOrDefault(v));
   return results;
+}
+
+/// Like applyRegion, for a region of any number of blocks (a
+/// tt.map_elementwise body may branch with cf ops): the blocks are cloned
+/// into an scf.execute_region, whose entry block jumps to the clone of the
+/// original entry with `args`, and every `Terminator` becomes a branch to
+/// an exit block that yields the values. convert-scf-to-cf later inlines the region in place.
+/// Ops are cloned one by one through `b` so that a conversion rewriter sees
+/// them; blocks are cloned in region order, which dominance follows.
+template <typename Terminator>
+static SmallVector<Value> applyMultiBlockRegion(OpBuilder &b, Location loc,
+                                                Region &region,
+                                                ValueRange args) {
+  SmallVector<Type> resultTypes;
+  for (Block &block : region)
+    if (auto ret = dyn_cast<Terminator>(block.getTerminator())) {
+      resultTypes.assign(ret->getOperandTypes().begin(),
+                         ret->getOperandTypes().end());
+      break;
+    }
+  auto exec = scf::ExecuteRegionOp::create(b, loc, resultTypes);
+  OpBuilder::InsertionGuard guard(b);
+  Region &body = exec.getRegion();
+  Block *jump = b.createBlock(&body);
+  IRMapping mapping;
+  for (Block &block : region) {
+    SmallVector<Location> locs;
+    for (BlockArgument arg : block.getArguments())
+      locs.push_back(arg.getLoc());
+    Block *clone =
+        b.createBlock(&body, body.end(), block.getArgumentTypes(), locs);
+    mapping.map(&block, clone);
+    mapping.map(block.getArguments(), clone->getArguments());
+  }
+  // Bufferization wants a single scf.yield: every return jumps to one exit
+  // block that yields its arguments.
+  Block *exit = b.createBlock(&body, body.end(), resultTypes,
+                              SmallVector<Location>(resultTypes.size(), loc));
+  scf::YieldOp::create(b, loc, exit->getArguments());
+  b.setInsertionPointToEnd(jump);
+  cf::BranchOp::create(b, loc, mapping.lookup(&region.front()), args);
+  for (Block &block : region) {
+    b.setInsertionPointToEnd(mapping.lookup(&block));
+    for (Operation &op : block) {
+      if (auto ret = dyn_cast<Terminator>(op)) {
+        SmallVector<Value> values;
+        for (Value v : ret->getOperands())
+          values.push_back(mapping.lookupOrDefault(v));
+        cf::BranchOp::create(b, ret.getLoc(), exit, values);
+        continue;
+      }
+      b.clone(op, mapping);
+    }
+  }
+  return SmallVector<Value>(exec.getResults());
 }
 
 /// `ivs` with `axisIndex` inserted at position `axis`.
@@ -180,9 +236,6 @@ struct MapElementwiseOpLowering
   LogicalResult
   matchAndRewrite(tt::MapElementwiseOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!op.getScalarOp().hasOneBlock())
-      return op.emitOpError(
-          "with a multi-block region is not supported on the CPU target");
     Location loc = op.getLoc();
     int64_t pack = op.getPack();
     auto shapeType = cast<RankedTensorType>(op.getSrcs().front().getType());
@@ -219,7 +272,11 @@ struct MapElementwiseOpLowering
           for (Value src : flatSrcs)
             for (Value pos : positions)
               args.push_back(tensor::ExtractOp::create(b, l, src, pos));
-          SmallVector<Value> values = applyRegion(b, op.getScalarOp(), args);
+          SmallVector<Value> values =
+              op.getScalarOp().hasOneBlock()
+                  ? applyRegion(b, op.getScalarOp(), args)
+                  : applyMultiBlockRegion<tt::MapElementwiseReturnOp>(
+                        b, l, op.getScalarOp(), args);
           SmallVector<Value> next(iter.begin(), iter.end());
           for (size_t r = 0; r < next.size(); ++r)
             for (int64_t p = 0; p < pack; ++p)

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -109,6 +110,10 @@ struct ConvertTTToCPUPass
                            LLVM::LLVMDialect,
                            bufferization::BufferizationDialect>();
     target.addLegalOp<ModuleOp>();
+    // Multi-block tt.map_elementwise bodies become scf.execute_region ops;
+    // the SCF structural conversion leaves them without a legality rule,
+    // which would make the driver reject them (and roll the pattern back).
+    target.addLegalOp<scf::ExecuteRegionOp>();
     auto typesLegal = [&](Operation *op) {
       return converter.isLegal(op->getOperandTypes()) &&
              converter.isLegal(op->getResultTypes());
