@@ -8,6 +8,7 @@
 #include "tpx/Pipeline/TargetPipelines.h"
 #include "tpx/Plugin/PluginCacheKey.h"
 #include "tpx/Target/CPU/CPUTarget.h"
+#include "tpx/Target/NVIDIA/NVIDIATarget.h"
 
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/Support/raw_ostream.h"
@@ -73,6 +74,7 @@ llvm::Expected<CompileResult>
 tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
                    const CompileOptions &options) {
   registerCPUTarget();
+  registerNVIDIATarget();
   auto family = getTargetFamily(options.target);
   if (!family)
     return family.takeError();

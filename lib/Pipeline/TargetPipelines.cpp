@@ -32,7 +32,8 @@ static constexpr const char *kCpuLLIRPasses =
     "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "allow-return-allocs-from-loops},"
-    "buffer-deallocation-pipeline,convert-linalg-to-loops,lower-affine,"
+    "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
+    "convert-linalg-to-loops,lower-affine,"
     "convert-scf-to-cf,expand-strided-metadata,finalize-memref-to-llvm,"
     "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,"
     "convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,"
@@ -43,9 +44,29 @@ static const StageSpec kCpuStages[] = {
     {"llir", StageKind::MLIR, kCpuLLIRPasses},
     {"obj", StageKind::Emit, ""},
 };
+// NVIDIA, first correct path (docs/nvidia-target.md): the target-independent
+// part of the CPU lowering (tt -> tensors/loops, bufferization) with 64-bit
+// index, math to libdevice calls, no libm; the CPU runtime calls get device
+// definitions (vprintf, __assertfail) and every kernel an nvvm.kernel entry
+// that runs the program on one thread per block. ttgir is still empty.
+static constexpr const char *kNvidiaLLIRPasses =
+    "convert-tt-to-cpu,canonicalize,convert-elementwise-to-linalg,"
+    "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "allow-return-allocs-from-loops},"
+    "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
+    "convert-linalg-to-loops,lower-affine,"
+    "convert-scf-to-cf,expand-strided-metadata,tpx-nvidia-math-to-libdevice,"
+    "finalize-memref-to-llvm{index-bitwidth=64},convert-math-to-llvm,"
+    "convert-arith-to-llvm{index-bitwidth=64},"
+    "convert-index-to-llvm{index-bitwidth=64},"
+    "convert-func-to-llvm{index-bitwidth=64},"
+    "convert-cf-to-llvm{index-bitwidth=64},reconcile-unrealized-casts,"
+    "tpx-nvidia-lower-runtime-calls,tpx-nvidia-emit-kernel";
+
 static const StageSpec kNvidiaStages[] = {
     {"ttir", StageKind::MLIR, kTTIRPasses}, {"ttgir", StageKind::MLIR, ""},
-    {"llir", StageKind::MLIR, ""},          {"ptx", StageKind::Emit, ""},
+    {"llir", StageKind::MLIR, kNvidiaLLIRPasses}, {"ptx", StageKind::Emit, ""},
     {"cubin", StageKind::Emit, ""},
 };
 static const StageSpec kAmdStages[] = {

@@ -3,6 +3,7 @@
 #include "tpx/Conversion/TTToCPU/TTToCPU.h"
 #include "tpx/Dialect/TT/IR/TTDialect.h"
 #include "tpx/Target/CPU/CPUTarget.h"
+#include "tpx/Target/NVIDIA/NVIDIATarget.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -41,8 +42,10 @@ void tpx::registerTpxPasses() {
   static bool once = [] {
     mlir::registerAllPasses();
     tpx::registerTTToCPUPasses();
+    tpx::registerNVIDIAPasses();
     // Backends' stage emitters, so that every tool can run every stage.
     tpx::registerCPUTarget();
+    tpx::registerNVIDIATarget();
     return true;
   }();
   (void)once;

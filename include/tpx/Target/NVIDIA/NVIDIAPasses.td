@@ -1,0 +1,53 @@
+//===- NVIDIAPasses.td - LLVM-dialect passes of the NVIDIA target ---------===//
+#ifndef TPX_TARGET_NVIDIA_PASSES_TD
+#define TPX_TARGET_NVIDIA_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TPXNVIDIAMathToLibdevice
+    : Pass<"tpx-nvidia-math-to-libdevice", "::mlir::ModuleOp"> {
+  let summary = "Lower scalar math (and arith.remf) ops to libdevice calls";
+  let description = [{
+    Rewrites the scalar `math` ops left by the loop lowering (exp, log, sin,
+    tanh, pow, erf, ...) and `arith.remf` into calls of libdevice's `__nv_*`
+    functions, using MLIR's upstream libdevice patterns. The PTX emitter
+    links libdevice.10.bc into the module, so the calls resolve there. Must
+    run before `convert-math-to-llvm`: the LLVM intrinsics it would produce
+    (llvm.exp, llvm.sin, ...) have no NVPTX lowering.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def TPXNVIDIALowerRuntimeCalls
+    : Pass<"tpx-nvidia-lower-runtime-calls", "::mlir::ModuleOp"> {
+  let summary = "Give the CPU runtime entry points device implementations";
+  let description = [{
+    `convert-tt-to-cpu` lowers tt.print and tt.assert to calls of
+    `tpx_cpu_print` and `tpx_cpu_assert_fail`, which the CPU runtime
+    provides. On the GPU this pass defines both in the module: print formats
+    its line with `vprintf`; assert prints the program, element and message
+    with `vprintf`, then calls `__assertfail`, which traps the kernel so that
+    the launch fails with CUDA_ERROR_ASSERT. Bounds checking
+    (`tpx_cpu_check_access`) is CPU-only and is rejected with an error.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def TPXNVIDIAEmitKernel : Pass<"tpx-nvidia-emit-kernel", "::mlir::ModuleOp"> {
+  let summary = "Add an NVVM kernel entry to every lowered tt kernel";
+  let description = [{
+    For each lowered kernel `@k` (an llvm.func marked `tpx.kernel`, which
+    takes the user arguments plus six trailing i32 grid arguments), renames
+    the body to `@k.tpx_body` (internal) and adds `@k`, an `nvvm.kernel`
+    taking only the user arguments. The entry reads the program ids from
+    %ctaid and the number of programs from %nctaid and calls the body on
+    thread (0, 0, 0) of the block only: this first NVIDIA path runs each
+    program sequentially on one thread, so stores, atomics and prints happen
+    exactly once. Fails if the module calls an external function that has no
+    device implementation.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
+#endif // TPX_TARGET_NVIDIA_PASSES_TD

@@ -1,0 +1,50 @@
+//===- NVIDIATarget.h - the NVIDIA (sm_<N>) target --------------*- C++ -*-===//
+//
+// The NVIDIA path: the llir stage lowers tt to the LLVM dialect with an NVVM
+// kernel entry (passes below), `ptx` translates it to LLVM IR, links
+// libdevice and runs the NVPTX backend, `cubin` assembles the PTX with
+// ptxas. See docs/nvidia-target.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TPX_TARGET_NVIDIA_NVIDIATARGET_H
+#define TPX_TARGET_NVIDIA_NVIDIATARGET_H
+
+#include "mlir/Pass/Pass.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace mlir {
+class ModuleOp;
+} // namespace mlir
+
+namespace tpx {
+
+#define GEN_PASS_DECL
+#include "tpx/Target/NVIDIA/NVIDIAPasses.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "tpx/Target/NVIDIA/NVIDIAPasses.h.inc"
+
+/// Registers the `ptx` and `cubin` stage emitters of the `nvidia` family.
+/// Idempotent.
+void registerNVIDIATarget();
+
+/// `$CUDA_HOME`, or /usr/local/cuda when it is unset or empty.
+std::string getCUDAHome();
+
+/// Translates a module in the LLVM dialect (with NVVM ops) to LLVM IR, links
+/// libdevice when the module calls `__nv_*` functions, optimizes at -O3 and
+/// emits PTX for `target` (e.g. "sm_90a").
+llvm::Expected<std::string> emitPTX(mlir::ModuleOp module,
+                                    llvm::StringRef target);
+
+/// Assembles `ptx` with `ptxas -arch=<target>` into a cubin. ptxas is looked
+/// up in $CUDA_HOME/bin, then on PATH; its diagnostics come back verbatim.
+llvm::Expected<std::string> assemblePTX(llvm::StringRef ptx,
+                                        llvm::StringRef target);
+
+} // namespace tpx
+
+#endif // TPX_TARGET_NVIDIA_NVIDIATARGET_H
