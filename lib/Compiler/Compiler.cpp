@@ -52,14 +52,16 @@ llvm::Expected<Pipeline> tpx::getCompilePipeline(mlir::ModuleOp module,
   return pipeline;
 }
 
-/// Everything that decides the binary: the IR (without locations, which do
-/// not change code), the target and the host CPU it is built for, options,
-/// the tpx version, the loaded plugins' content hashes and the pipeline.
+/// Everything that decides the binary: the compiler build itself, the IR
+/// (without locations, which do not change code), the target and the host
+/// CPU it is built for, options, the loaded plugins' content hashes and the
+/// pipeline.
 static std::string computeCacheKey(mlir::ModuleOp module,
                                    const CompileOptions &options,
                                    const Pipeline &pipeline) {
   std::string material;
   llvm::raw_string_ostream os(material);
+  os << "compiler=" << getCompilerIdentity() << "\n";
   os << "target=" << options.target << "\n";
   if (options.target == "cpu")
     os << "host=" << getHostCPUDescription() << "\n";

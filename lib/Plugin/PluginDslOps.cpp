@@ -124,6 +124,23 @@ Error tpx::buildPluginDslOp(StringRef name, const TpxBuildContext &where,
       return error;
   }
 
+  // The op's builder may create ops of its plugin's dialects: load them now
+  // (a context only registers plugin dialects; creating an op of an unloaded
+  // dialect would abort inside MLIR).
+  for (const LoadedPlugin *plugin : getLoadedPlugins()) {
+    if (plugin->name != op->plugin)
+      continue;
+    const TpxPluginInfo *pluginInfo = plugin->file.info;
+    for (size_t i = 0; i < pluginInfo->numDialects; ++i) {
+      const char *dialect = pluginInfo->dialects[i].name;
+      if (!context->getOrLoadDialect(dialect))
+        return makeError("DSL op '" + name + "' of plugin '" + op->plugin +
+                         "' needs dialect '" + dialect +
+                         "', which this context does not register (create "
+                         "it with tpxContextCreate after loading plugins)");
+    }
+  }
+
   // Generous room for results; the plugin reports how many it wrote.
   constexpr size_t kMaxResults = 16;
   MlirValue produced[kMaxResults] = {};

@@ -190,14 +190,7 @@ def test_int_to_ptr_and_num_programs_3d(tmp_path):
                                      Buf(np.zeros(1, np.int32), np.array([24], np.int32))], grid=(2, 3, 4))
 
 
-NOINLINE_XFAIL = pytest.mark.xfail(
-    strict=True,
-    reason="tensor-returning noinline calls leave a bufferization.clone that "
-           "the CPU llir pipeline (lib/Pipeline/TargetPipelines.cpp) never lowers: "
-           "it needs convert-bufferization-to-memref after buffer-deallocation-pipeline")
-
-
-@pytest.mark.parametrize("use_call", [False, pytest.param(True, marks=NOINLINE_XFAIL)])
+@pytest.mark.parametrize("use_call", [False, True])
 def test_scf_if_while_and_noinline_call(tmp_path, use_call):
     # Collatz step counts with scf.while, an scf.if per program, and a
     # noinline helper called with tt.call.

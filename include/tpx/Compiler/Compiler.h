@@ -44,6 +44,10 @@ llvm::Expected<CompileResult>
 compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
               const CompileOptions &options);
 
+/// Identifies this build of the compiler (the content hash of libtpx.so and
+/// the LLVM version); part of every cache key.
+std::string getCompilerIdentity();
+
 /// The pipeline a compile with `options` runs on `module`.
 llvm::Expected<Pipeline> getCompilePipeline(mlir::ModuleOp module,
                                             const CompileOptions &options);
