@@ -18,6 +18,7 @@
 #include "tpx/Plugin/PluginRegistry.h"
 #include "tpx/Registration/TpxRegistration.h"
 #include "tpx/Runtime/CPULauncher.h"
+#include "tpx/Runtime/CUDALauncher.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -115,9 +116,11 @@ int main(int argc, char **argv) {
   if (!caseFile)
     finish(name, llvm::toString(caseFile.takeError()));
   name = caseFile->name;
-  if (target != "cpu")
-    finish(name, "target '" + target +
-                     "' is not available in this build (use --target cpu)");
+  // --target cuda compiles for the H200's sm_90a and runs through the
+  // CUDA driver (host buffers are copied to the device and back).
+  if (target != "cpu" && target != "cuda")
+    finish(name, "unknown target '" + target + "' (use cpu or cuda)");
+  bool onCuda = target == "cuda";
 
   mlir::DialectRegistry registry;
   registerTpxDialects(registry);
@@ -140,7 +143,7 @@ int main(int argc, char **argv) {
     finish(name, "cannot parse kernel.ttir: " + diagnostics);
 
   CompileOptions options;
-  options.target = "cpu";
+  options.target = onCuda ? "sm_90a" : "cpu";
   options.numWarps = caseFile->numWarps;
   options.numStages = caseFile->numStages;
   options.boundsCheck = !noBoundsCheck;
@@ -185,7 +188,8 @@ int main(int argc, char **argv) {
   CPULaunchOptions launch;
   launch.numThreads = threads;
   if (auto error =
-          launchOnCPU(compiled->artifact, caseFile->grid, args, launch))
+          onCuda ? launchOnCUDA(compiled->artifact, caseFile->grid, args)
+                 : launchOnCPU(compiled->artifact, caseFile->grid, args, launch))
     finish(name, "launch failed: " + llvm::toString(std::move(error)));
   double runSeconds = secondsSince(start);
   if (verbose)

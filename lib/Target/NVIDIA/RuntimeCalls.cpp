@@ -13,6 +13,10 @@
 //   void __assertfail(ptr message, ptr file, i32 line, ptr function,
 //                     i64 charSize)     prints and traps the kernel; the
 //                                       launch fails with CUDA_ERROR_ASSERT
+// Tensor buffers come from device-side malloc (finalize-memref-to-llvm);
+// every call goes through `tpx_nv_malloc`, which turns an exhausted device
+// heap (malloc returns null) into the same trap with a message naming
+// TPX_CUDA_HEAP_MB, instead of an illegal-address fault later.
 // The printed line matches the CPU runtime's: `pid (x, y, z) [idx (i) ]
 // <prefix><value>`.
 //
@@ -162,6 +166,73 @@ void defineAssert(LLVM::LLVMFuncOp fn, ModuleOp module) {
   LLVM::ReturnOp::create(b, loc, ValueRange());
 }
 
+/// Defines `tpx_nv_malloc(i64) -> ptr`: malloc, trapping on null.
+LLVM::LLVMFuncOp defineCheckedMalloc(ModuleOp module, LLVM::LLVMFuncOp malloc) {
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Location loc = malloc.getLoc();
+  MLIRContext *context = b.getContext();
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  auto ptr = LLVM::LLVMPointerType::get(context);
+  auto fn = LLVM::LLVMFuncOp::create(b, loc, "tpx_nv_malloc",
+                                     malloc.getFunctionType(),
+                                     LLVM::Linkage::Internal);
+  Block *entry = fn.addEntryBlock(b);
+  Block *fail = fn.addBlock(), *ok = fn.addBlock();
+  b.setInsertionPointToStart(entry);
+  Value size = entry->getArgument(0);
+  Value buffer = LLVM::AllocaOp::create(
+      b, loc, ptr, LLVM::LLVMStructType::getLiteral(context, {i64}),
+      constantInt(b, loc, i32, 1));
+  Value p = LLVM::CallOp::create(b, loc, malloc, ValueRange{size}).getResult();
+  Value isNull = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, p,
+                                      LLVM::ZeroOp::create(b, loc, ptr));
+  Value nonEmpty = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, size,
+                                        constantInt(b, loc, i64, 0));
+  LLVM::CondBrOp::create(b, loc,
+                         LLVM::AndOp::create(b, loc, isNull, nonEmpty), fail,
+                         ok);
+  b.setInsertionPointToStart(fail);
+  Value format = getStringAddress(
+      b, loc, module, "tpx_nv_fmt_",
+      "device heap exhausted: malloc of %lld bytes for a tensor buffer "
+      "failed (raise TPX_CUDA_HEAP_MB)\n");
+  callVprintf(b, loc, module, format, ValueRange{size}, buffer);
+  auto assertFail = getOrDeclareFunction(
+      module, "__assertfail",
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
+                                  {ptr, ptr, i32, ptr, i64}));
+  LLVM::CallOp::create(
+      b, loc, assertFail,
+      ValueRange{getStringAddress(b, loc, module, "tpx_nv_str_",
+                                  "device heap exhausted"),
+                 getStringAddress(b, loc, module, "tpx_nv_str_", "kernel.ttir"),
+                 constantInt(b, loc, i32, 0),
+                 getStringAddress(b, loc, module, "tpx_nv_str_", "malloc"),
+                 constantInt(b, loc, i64, 1)});
+  LLVM::BrOp::create(b, loc, ok);
+  b.setInsertionPointToStart(ok);
+  LLVM::ReturnOp::create(b, loc, ValueRange{p});
+  return fn;
+}
+
+/// Sends every call of malloc through tpx_nv_malloc.
+void checkMallocs(ModuleOp module) {
+  auto malloc = module.lookupSymbol<LLVM::LLVMFuncOp>("malloc");
+  if (!malloc || !malloc.isExternal() ||
+      module.lookupSymbol("tpx_nv_malloc"))
+    return;
+  SmallVector<LLVM::CallOp> calls;
+  module.walk([&](LLVM::CallOp call) {
+    if (call.getCallee() == StringRef("malloc"))
+      calls.push_back(call);
+  });
+  if (calls.empty())
+    return;
+  LLVM::LLVMFuncOp checked = defineCheckedMalloc(module, malloc);
+  for (LLVM::CallOp call : calls)
+    call.setCallee(checked.getName());
+}
+
 struct LowerRuntimeCallsPass
     : public tpx::impl::TPXNVIDIALowerRuntimeCallsBase<LowerRuntimeCallsPass> {
   void runOnOperation() override {
@@ -188,7 +259,8 @@ struct LowerRuntimeCallsPass
     };
     if (!define(kPrintFn, 8, definePrint) ||
         !define(kAssertFn, 5, defineAssert))
-      signalPassFailure();
+      return signalPassFailure();
+    checkMallocs(module);
   }
 };
 } // namespace

@@ -1,0 +1,76 @@
+//===- CUDADriver.h - the CUDA driver API, loaded at run time ---*- C++ -*-===//
+//
+// tpx builds and runs without a GPU: libcuda.so.1 is dlopen'ed at first use
+// and only the few entry points the launcher needs are looked up. No CUDA
+// header is needed; the handful of types are declared here. Every failing
+// call becomes an llvm::Error naming the call and the driver's error name
+// and description; a machine without the driver gets a clear error.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TPX_RUNTIME_CUDADRIVER_H
+#define TPX_RUNTIME_CUDADRIVER_H
+
+#include "llvm/Support/Error.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tpx::cuda {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = struct CUctx_st *;
+using CUmodule = struct CUmod_st *;
+using CUfunction = struct CUfunc_st *;
+using CUstream = struct CUstream_st *;
+
+/// CUlimit values (cuda.h).
+enum : int { kLimitStackSize = 0x00, kLimitMallocHeapSize = 0x02 };
+/// CUresult values the runtime names in its messages.
+enum : CUresult { kSuccess = 0, kErrorAssert = 710 };
+
+/// The driver entry points tpx uses (the `_v2` ABI where one exists).
+struct DriverAPI {
+  CUresult (*cuInit)(unsigned);
+  CUresult (*cuDeviceGetCount)(int *);
+  CUresult (*cuDeviceGet)(CUdevice *, int);
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*cuCtxSetCurrent)(CUcontext);
+  CUresult (*cuCtxGetLimit)(size_t *, int);
+  CUresult (*cuCtxSetLimit)(int, size_t);
+  CUresult (*cuCtxSynchronize)();
+  CUresult (*cuModuleLoadData)(CUmodule *, const void *);
+  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, unsigned, CUstream,
+                             void **, void **);
+  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
+  CUresult (*cuMemFree)(CUdeviceptr);
+  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
+  CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
+  CUresult (*cuGetErrorName)(CUresult, const char **);
+  CUresult (*cuGetErrorString)(CUresult, const char **);
+
+  /// Success, or an error "<call> failed: <NAME> (<description>)".
+  llvm::Error check(CUresult result, llvm::StringRef call) const;
+};
+
+/// The driver library to load: $TPX_CUDA_DRIVER if set (tests use it to
+/// simulate a machine without a driver), else "libcuda.so.1".
+std::string getDriverLibraryName();
+
+/// Loads the driver (once per process), looks up its entry points and calls
+/// cuInit. Errors: "libcuda.so.1 not found: no NVIDIA driver on this
+/// machine (...)", a missing entry point, or cuInit's failure.
+llvm::Expected<const DriverAPI *> getDriver();
+
+/// The primary context of device $TPX_CUDA_DEVICE (default 0), made current
+/// on the calling thread. On first use it raises the device malloc heap to
+/// $TPX_CUDA_HEAP_MB MiB (default 4096): kernels allocate their tensor
+/// buffers with device-side malloc (see docs/nvidia-target.md).
+llvm::Expected<CUcontext> getContext(const DriverAPI &driver);
+
+} // namespace tpx::cuda
+
+#endif // TPX_RUNTIME_CUDADRIVER_H

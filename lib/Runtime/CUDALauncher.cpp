@@ -1,0 +1,135 @@
+//===- CUDALauncher.cpp - host buffers in, one launch, buffers out --------===//
+#include "tpx/Runtime/CUDALauncher.h"
+#include "tpx/Runtime/CUDADriver.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cstring>
+#include <map>
+#include <mutex>
+
+using namespace tpx;
+using namespace tpx::cuda;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// The kernel of `artifact`, loading its cubin once per process (modules
+/// live as long as the process, like the CPU launcher's JITs).
+static llvm::Expected<CUfunction> getFunction(const DriverAPI &driver,
+                                              const Artifact &artifact) {
+  static std::mutex mutex;
+  static std::map<std::string, CUmodule> modules;
+  std::lock_guard<std::mutex> lock(mutex);
+  CUmodule &module = modules[artifact.binary];
+  if (!module) {
+    if (auto error = driver.check(
+            driver.cuModuleLoadData(&module, artifact.binary.data()),
+            "cuModuleLoadData (kernel '" + artifact.signature.kernelName +
+                "', target " + artifact.target + ")")) {
+      modules.erase(artifact.binary);
+      return std::move(error);
+    }
+  }
+  CUfunction function;
+  if (auto error = driver.check(
+          driver.cuModuleGetFunction(&function, module,
+                                     artifact.entryPoint.c_str()),
+          "cuModuleGetFunction('" + artifact.entryPoint + "')"))
+    return std::move(error);
+  return function;
+}
+
+namespace {
+/// Device copies of the buffer arguments; freed on every path out. Frees
+/// after a failed launch may fail too (the context is gone); that is not
+/// worth a second error.
+struct DeviceBuffers {
+  const DriverAPI &driver;
+  std::vector<CUdeviceptr> pointers;
+  explicit DeviceBuffers(const DriverAPI &driver) : driver(driver) {}
+  ~DeviceBuffers() {
+    for (CUdeviceptr p : pointers)
+      if (p)
+        driver.cuMemFree(p);
+  }
+};
+} // namespace
+
+llvm::Error tpx::launchOnCUDA(const Artifact &artifact,
+                              std::array<uint32_t, 3> grid,
+                              llvm::ArrayRef<LaunchArgument> args) {
+  if (!llvm::StringRef(artifact.target).starts_with("sm_"))
+    return makeError("artifact for target '" + artifact.target +
+                     "' cannot run on an NVIDIA GPU (compile for sm_90a)");
+  auto encoded = encodeLaunchArguments(artifact.signature, args);
+  if (!encoded)
+    return encoded.takeError();
+  auto driver = getDriver();
+  if (!driver)
+    return driver.takeError();
+  const DriverAPI &api = **driver;
+  if (auto context = getContext(api); !context)
+    return context.takeError();
+  auto function = getFunction(api, artifact);
+  if (!function)
+    return function.takeError();
+
+  // One 8-byte slot per parameter: no kernel parameter is wider, and
+  // zero-padding narrow scalars keeps the driver from reading past them.
+  std::vector<uint64_t> slots(args.size(), 0);
+  std::vector<void *> params(args.size());
+  DeviceBuffers buffers(api);
+  buffers.pointers.assign(args.size(), 0);
+  for (auto [i, arg] : llvm::enumerate(args)) {
+    params[i] = &slots[i];
+    if (arg.kind != LaunchArgument::Kind::Buffer) {
+      const std::string &bytes = (*encoded)[i];
+      std::memcpy(&slots[i], bytes.data(), std::min<size_t>(bytes.size(), 8));
+      continue;
+    }
+    if (arg.bytes == 0)
+      continue; // a null device pointer: the kernel may not touch it
+    std::string what = llvm::formatv("argument {0} '{1}' ({2} bytes)", i,
+                                     artifact.signature.args[i].name,
+                                     arg.bytes);
+    if (auto error = api.check(api.cuMemAlloc(&buffers.pointers[i], arg.bytes),
+                               "cuMemAlloc for " + what))
+      return error;
+    if (auto error =
+            api.check(api.cuMemcpyHtoD(buffers.pointers[i], arg.data,
+                                       arg.bytes),
+                      "cuMemcpyHtoD for " + what))
+      return error;
+    slots[i] = buffers.pointers[i];
+  }
+
+  if (uint64_t(grid[0]) * grid[1] * grid[2] == 0)
+    return llvm::Error::success();
+  std::string launch = llvm::formatv(
+      "cuLaunchKernel('{0}', grid ({1}, {2}, {3}), block (1, 1, 1))",
+      artifact.entryPoint, grid[0], grid[1], grid[2]);
+  if (auto error = api.check(
+          api.cuLaunchKernel(*function, grid[0], grid[1], grid[2], 1, 1, 1,
+                             artifact.sharedMemory, /*stream=*/nullptr,
+                             params.data(), /*extra=*/nullptr),
+          launch))
+    return error;
+  // Kernel faults (asserts, bad addresses, heap exhaustion) surface here.
+  if (auto error = api.check(api.cuCtxSynchronize(),
+                             "cuCtxSynchronize after " + launch))
+    return error;
+  for (auto [i, arg] : llvm::enumerate(args)) {
+    if (!buffers.pointers[i])
+      continue;
+    if (auto error = api.check(
+            api.cuMemcpyDtoH(arg.data, buffers.pointers[i], arg.bytes),
+            llvm::formatv("cuMemcpyDtoH for argument {0} '{1}'", i,
+                          artifact.signature.args[i].name)
+                .str()))
+      return error;
+  }
+  return llvm::Error::success();
+}
