@@ -13,14 +13,34 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+/// Names of a few results for when the driver cannot name them itself (a
+/// stub libcuda answers every query with CUDA_ERROR_STUB_LIBRARY).
+static void fallbackName(CUresult result, const char *&name,
+                         const char *&text) {
+  switch (result) {
+  case 34:
+    name = "CUDA_ERROR_STUB_LIBRARY";
+    text = "libcuda is the toolkit's stub, not a real NVIDIA driver";
+    break;
+  case 100:
+    name = "CUDA_ERROR_NO_DEVICE";
+    text = "no CUDA-capable device is detected";
+    break;
+  default:
+    break;
+  }
+}
+
 llvm::Error DriverAPI::check(CUresult result, llvm::StringRef call) const {
   if (result == kSuccess)
     return llvm::Error::success();
   const char *name = nullptr, *text = nullptr;
-  if (cuGetErrorName)
-    cuGetErrorName(result, &name);
-  if (cuGetErrorString)
-    cuGetErrorString(result, &text);
+  if (cuGetErrorName && cuGetErrorName(result, &name) != kSuccess)
+    name = nullptr;
+  if (cuGetErrorString && cuGetErrorString(result, &text) != kSuccess)
+    text = nullptr;
+  if (!name)
+    fallbackName(result, name, text);
   std::string message = llvm::formatv("{0} failed: {1} ({2})", call,
                                       name ? name : "unknown CUDA error",
                                       text ? text : "no description")
