@@ -1,0 +1,102 @@
+"""Benchmark kernels written in Triton's Python DSL.
+
+Stock Triton compiles them; the TTIR it prints is what tpx compiles, with the
+same num_warps / num_stages. Written for this harness (tutorial-style
+algorithms).
+"""
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def vector_add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x + y, mask=mask)
+
+
+@triton.jit
+def softmax(out_ptr, in_ptr, stride, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(in_ptr + row * stride + cols, mask=mask, other=-float("inf"))
+    x = x - tl.max(x, axis=0)
+    e = tl.exp(x)
+    tl.store(out_ptr + row * stride + cols, e / tl.sum(e, axis=0), mask=mask)
+
+
+@triton.jit
+def layernorm(x_ptr, y_ptr, w_ptr, b_ptr, stride, n_cols, eps,
+              BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0)
+    mean = tl.sum(x, axis=0) / n_cols
+    d = tl.where(mask, x - mean, 0.0)
+    var = tl.sum(d * d, axis=0) / n_cols
+    rstd = 1.0 / tl.sqrt(var + eps)
+    w = tl.load(w_ptr + cols, mask=mask)
+    b = tl.load(b_ptr + cols, mask=mask)
+    tl.store(y_ptr + row * stride + cols, d * rstd * w + b, mask=mask)
+
+
+@triton.jit
+def matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
+           BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+           GROUP: tl.constexpr):
+    pid = tl.program_id(0)
+    num_m = tl.cdiv(M, BM)
+    num_n = tl.cdiv(N, BN)
+    group_size = GROUP * num_n
+    group = pid // group_size
+    first_m = group * GROUP
+    size_m = min(num_m - first_m, GROUP)
+    pid_m = first_m + (pid % group_size) % size_m
+    pid_n = (pid % group_size) // size_m
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a = a_ptr + rm[:, None] * stride_am + rk[None, :]
+    b = b_ptr + rk[:, None] * stride_bk + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        acc = tl.dot(tl.load(a), tl.load(b), acc)
+        a += BK
+        b += BK * stride_bk
+    c = c_ptr + rm[:, None] * stride_cm + rn[None, :]
+    tl.store(c, acc.to(c_ptr.dtype.element_ty))
+
+
+@triton.jit
+def attention(Q, K, V, O, sm_scale, stride_s, N_CTX,
+              BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, D: tl.constexpr):
+    start_m = tl.program_id(0)
+    bh = tl.program_id(1)
+    base = bh * N_CTX * D
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, D)
+    q = tl.load(Q + base + offs_m[:, None] * stride_s + offs_d[None, :])
+    m_i = tl.full((BLOCK_M,), -float("inf"), tl.float32)
+    l_i = tl.full((BLOCK_M,), 1.0, tl.float32)
+    acc = tl.zeros((BLOCK_M, D), dtype=tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    for start_n in range(0, N_CTX, BLOCK_N):
+        kt = tl.load(K + base + (start_n + offs_n)[None, :] * stride_s
+                     + offs_d[:, None])
+        qk = tl.dot(q, kt) * qk_scale
+        m_ij = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.math.exp2(qk - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(V + base + (start_n + offs_n)[:, None] * stride_s
+                    + offs_d[None, :])
+        acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+        m_i = m_ij
+    acc = acc / l_i[:, None]
+    tl.store(O + base + offs_m[:, None] * stride_s + offs_d[None, :],
+             acc.to(O.dtype.element_ty))

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (device tool) over a copy of the checkout that
+# carries .mlir-runtime/ (Debian's LLVM/MLIR runtime .debs, from
+# ../shared/device/fetch-mlir-runtime.sh) and .device/ (stripped bin/, lib/,
+# the corpus and unpack-mlir-runtime.sh; see docs/nvidia-target.md).
+#   bench/run-on-h200.sh corpus|sanitizer|bench|quick  (any subset, in order)
+# Writes its reports into $OUT (or /tmp/tpx-out).
+set -uo pipefail
+out=${OUT:-/tmp/tpx-out}
+mkdir -p "$out"
+export LD_LIBRARY_PATH=$(bash .device/unpack-mlir-runtime.sh .mlir-runtime):$PWD/.device/lib
+export TPX_CACHE_DIR=/tmp/tpx-cache
+bin=$PWD/.device/bin
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/machine.txt" 2>&1
+for step in "$@"; do
+  case $step in
+  corpus)
+    for c in .device/corpus/*/; do
+      "$bin/tpx-run" "$c" --target cuda --verbose
+    done > "$out/cuda-corpus.txt" 2>&1
+    cat "$out/cuda-corpus.txt" ;;
+  sanitizer)
+    for c in .device/corpus/*/; do
+      echo "== $(basename $c)"
+      compute-sanitizer --tool memcheck --print-limit 5 "$bin/tpx-run" "$c" --target cuda 2>&1 | tail -3
+    done > "$out/cuda-sanitizer.txt" 2>&1
+    grep -E "^==|ERROR SUMMARY|PASS|FAIL" "$out/cuda-sanitizer.txt" | head -60 ;;
+  quick)
+    python3 bench/bench.py --tpx-bin "$bin" --quick --out "$out/bench-quick.json" 2>&1 | tail -20 ;;
+  bench)
+    python3 bench/bench.py --tpx-bin "$bin" --out "$out/bench.json" 2>&1 | tail -30 ;;
+  esac
+done
