@@ -42,6 +42,18 @@ def _check(result, what):
         raise RuntimeError(f"{what} failed: {name.value.decode()}")
 
 
+def raise_device_heap(megabytes=4096):
+    """tpx's first NVIDIA path keeps tensors in device-malloc'ed buffers (see
+    docs/nvidia-target.md); its own launcher raises the heap limit, and so
+    must this one. Must run before the first kernel that calls malloc."""
+    torch.cuda.init()
+    torch.zeros(1, device="cuda")
+    CU_LIMIT_MALLOC_HEAP_SIZE = 2
+    _check(_cuda.cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE,
+                               ctypes.c_size_t(megabytes << 20)),
+           "cuCtxSetLimit")
+
+
 class TpxKernel:
     """A tpx artifact (cubin + metadata JSON) loaded into torch's context."""
 
@@ -226,6 +238,7 @@ def main():
     parser.add_argument("--only", default=None)
     opts = parser.parse_args()
     torch.manual_seed(0)
+    raise_device_heap()
     results, compile_times = [], []
     for make in all_benchmarks(opts.quick):
         spec = make()
