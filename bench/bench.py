@@ -42,7 +42,7 @@ def _check(result, what):
         raise RuntimeError(f"{what} failed: {name.value.decode()}")
 
 
-def raise_device_heap(megabytes=4096):
+def raise_device_heap(megabytes=32768):
     """tpx's first NVIDIA path keeps tensors in device-malloc'ed buffers (see
     docs/nvidia-target.md); its own launcher raises the heap limit, and so
     must this one. Must run before the first kernel that calls malloc."""
@@ -239,12 +239,22 @@ def main():
     parser.add_argument("--tpx-bin", required=True)
     parser.add_argument("--out", default=None)
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--only", default=None)
+    parser.add_argument("--only", default=None,
+                        help="run the benchmarks whose name contains this")
+    parser.add_argument("--index", type=int, default=None,
+                        help="run only benchmark number INDEX (0-based)")
+    parser.add_argument("--count", action="store_true",
+                        help="print the number of benchmarks and exit")
     opts = parser.parse_args()
+    if opts.count:
+        print(len(all_benchmarks(opts.quick)))
+        return
     torch.manual_seed(0)
     raise_device_heap()
     results, compile_times = [], []
-    for make in all_benchmarks(opts.quick):
+    for index, make in enumerate(all_benchmarks(opts.quick)):
+        if opts.index is not None and index != opts.index:
+            continue
         spec = make()
         if opts.only and opts.only not in spec["name"]:
             continue

@@ -28,6 +28,13 @@ for step in "$@"; do
   quick)
     python3 bench/bench.py --tpx-bin "$bin" --quick --out "$out/bench-quick.json" 2>&1 | tail -20 ;;
   bench)
-    python3 bench/bench.py --tpx-bin "$bin" --out "$out/bench.json" 2>&1 | tail -30 ;;
+    # One process per benchmark: a kernel that kills its CUDA context (an
+    # exhausted device heap, say) must not take the others down with it.
+    n=$(python3 bench/bench.py --tpx-bin "$bin" --count)
+    for i in $(seq 0 $((n - 1))); do
+      timeout 300 python3 bench/bench.py --tpx-bin "$bin" --index "$i" \
+        --out "$out/bench-$i.json" 2>&1 | grep -v "Assertion" | tail -3
+    done
+    python3 bench/merge_results.py "$out"/bench-*.json > "$out/bench.json" ;;
   esac
 done
