@@ -295,3 +295,33 @@ def test_assert_failure_is_a_fail_line(tmp_path):
     x[9] = -1
     r = expect_fail(tmp_path, "asserter", ttir, [Buf(x)])
     assert "x must be non-negative" in r.verdict and "element 9" in r.verdict, r.verdict
+
+
+def test_inline_asm_runs_host_assembly(tmp_path):
+    # On the CPU target the assembly is the host's: x86 `lea` adds two i32
+    # per element, and a second result comes back through a struct.
+    n = 64
+    body = range_("%o", n) + load1d("%x", "x_ptr", "i32", n, "%o") + load1d("%y", "y_ptr", "i32", n, "%o")
+    body += f"""    %s, %d = tt.elementwise_inline_asm "leal ($2,$3), $0; movl $2, $1; subl $3, $1" {{constraints = "=&r,=&r,r,r", packed_element = 1 : i32, pure = true}} %x, %y : tensor<{n}xi32>, tensor<{n}xi32> -> tensor<{n}xi32>, tensor<{n}xi32>
+"""
+    body += store1d("s_ptr", "i32", n, "%o", "%s", "s")
+    body += store1d("d_ptr", "i32", n, "%o", "%d", "d")
+    ttir = kernel("asm", [("x_ptr", "!tt.ptr<i32>"), ("y_ptr", "!tt.ptr<i32>"),
+                          ("s_ptr", "!tt.ptr<i32>"), ("d_ptr", "!tt.ptr<i32>")], body)
+    x = rng.integers(-1000, 1000, n).astype(np.int32)
+    y = rng.integers(-1000, 1000, n).astype(np.int32)
+    check(tmp_path, "asm", ttir, [Buf(x), Buf(y), Buf(np.zeros(n, np.int32), x + y),
+                                  Buf(np.zeros(n, np.int32), x - y)])
+
+
+def test_inline_ptx_fails_cleanly_on_cpu(tmp_path):
+    # GPU assembly cannot run on the host: LLVM's assembler names it.
+    n = 64
+    body = range_("%o", n) + load1d("%x", "x_ptr", "i32", n, "%o")
+    body += f"""    %s = tt.elementwise_inline_asm "mov.b32 $0, $1;" {{constraints = "=r,r", packed_element = 1 : i32, pure = true}} %x : tensor<{n}xi32> -> tensor<{n}xi32>
+"""
+    body += store1d("s_ptr", "i32", n, "%o", "%s", "s")
+    ttir = kernel("ptxasm", [("x_ptr", "!tt.ptr<i32>"), ("s_ptr", "!tt.ptr<i32>")], body)
+    result = expect_fail(tmp_path, "ptxasm", ttir,
+                         [Buf(np.zeros(n, np.int32)), Buf(np.zeros(n, np.int32))])
+    assert "mov.b32" in result.verdict or "invalid instruction" in result.verdict, result.verdict

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -313,15 +314,73 @@ struct ExternElementwiseOpLowering
   }
 };
 
+/// tt.elementwise_inline_asm runs its assembly once per element as LLVM
+/// inline assembly for the target being compiled: x86 assembly works on the
+/// CPU; PTX written for the GPU fails when LLVM assembles it, with LLVM's
+/// own message naming the instruction.
 struct InlineAsmOpLowering
     : public OpConversionPattern<tt::ElementwiseInlineAsmOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
-  matchAndRewrite(tt::ElementwiseInlineAsmOp op, OpAdaptor,
-                  ConversionPatternRewriter &) const override {
-    return op.emitOpError(
-        "holds GPU assembly and cannot run on the CPU target");
+  matchAndRewrite(tt::ElementwiseInlineAsmOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getPackedElement() != 1)
+      return op.emitOpError("with packed_element = ")
+             << op.getPackedElement()
+             << " is not supported on the CPU target (only 1)";
+    Location loc = op.getLoc();
+    SmallVector<Type> resultTypes;
+    if (failed(getTypeConverter()->convertTypes(op.getResultTypes(),
+                                                resultTypes)))
+      return failure();
+    SmallVector<Type> elementTypes;
+    for (Type type : resultTypes)
+      elementTypes.push_back(getElementTypeOrSelf(type));
+    // One result is returned as is, several as an LLVM struct.
+    Type asmResult =
+        elementTypes.size() == 1
+            ? elementTypes.front()
+            : LLVM::LLVMStructType::getLiteral(getContext(), elementTypes);
+    auto callAsm = [&](OpBuilder &b, Location l, ValueRange ivs) {
+      SmallVector<Value> operands;
+      for (Value arg : adaptor.getArgs())
+        operands.push_back(extractElement(b, l, arg, ivs));
+      auto asmOp = LLVM::InlineAsmOp::create(
+          b, l, asmResult, operands, op.getAsmString(), op.getConstraints(),
+          /*has_side_effects=*/!op.getPure(), /*is_align_stack=*/false,
+          LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
+          /*operand_attrs=*/nullptr);
+      SmallVector<Value> values;
+      if (elementTypes.size() == 1) {
+        values.push_back(asmOp.getResult(0));
+      } else {
+        for (size_t i = 0; i < elementTypes.size(); ++i)
+          values.push_back(LLVM::ExtractValueOp::create(
+              b, l, asmOp.getResult(0), static_cast<int64_t>(i)));
+      }
+      return values;
+    };
+    auto tensorType = dyn_cast<RankedTensorType>(resultTypes.front());
+    if (!tensorType) {
+      rewriter.replaceOp(op, callAsm(rewriter, loc, ValueRange()));
+      return success();
+    }
+    SmallVector<Value> inits;
+    for (Type type : resultTypes)
+      inits.push_back(
+          createEmptyTensor(rewriter, loc, cast<RankedTensorType>(type)));
+    SmallVector<Value> results = buildLoopNest(
+        rewriter, loc, tensorType.getShape(), inits,
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange iter) {
+          SmallVector<Value> values = callAsm(b, l, ivs);
+          SmallVector<Value> next;
+          for (auto [v, t] : llvm::zip(values, iter))
+            next.push_back(tensor::InsertOp::create(b, l, v, t, ivs));
+          return next;
+        });
+    rewriter.replaceOp(op, results);
+    return success();
   }
 };
 

@@ -7,6 +7,8 @@
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -27,8 +29,29 @@ static void initializeNativeTarget() {
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
+    // tt.elementwise_inline_asm becomes LLVM inline assembly.
+    llvm::InitializeNativeTargetAsmParser();
   });
 }
+
+namespace {
+/// Keeps LLVM's error diagnostics (the default handler would exit).
+struct CollectingDiagnosticHandler : public llvm::DiagnosticHandler {
+  explicit CollectingDiagnosticHandler(std::string &messages)
+      : messages(messages) {}
+  bool handleDiagnostics(const llvm::DiagnosticInfo &info) override {
+    if (info.getSeverity() != llvm::DS_Error)
+      return true;
+    llvm::raw_string_ostream os(messages);
+    llvm::DiagnosticPrinterRawOStream printer(os);
+    if (!messages.empty())
+      os << "; ";
+    info.print(printer);
+    return true;
+  }
+  std::string &messages;
+};
+} // namespace
 
 std::string tpx::getHostCPUDescription() {
   std::string description = llvm::sys::getProcessTriple() + "/" +
@@ -52,6 +75,11 @@ llvm::Expected<std::string> tpx::emitCPUObject(mlir::ModuleOp module) {
     return machine.takeError();
 
   llvm::LLVMContext llvmContext;
+  // LLVM's default handler exits the process on an error (bad inline
+  // assembly, say); collect the messages and return them instead.
+  std::string llvmErrors;
+  llvmContext.setDiagnosticHandler(
+      std::make_unique<CollectingDiagnosticHandler>(llvmErrors));
   std::unique_ptr<llvm::Module> llvmModule =
       mlir::translateModuleToLLVMIR(module, llvmContext, "tpx_kernel");
   if (!llvmModule)
@@ -72,6 +100,9 @@ llvm::Expected<std::string> tpx::emitCPUObject(mlir::ModuleOp module) {
                                       llvm::CodeGenFileType::ObjectFile))
     return makeError("the host target cannot emit object files");
   codegen.run(*llvmModule);
+  if (!llvmErrors.empty())
+    return makeError("LLVM could not compile the kernel for the host: " +
+                     llvmErrors);
   return std::string(object.str());
 }
 
