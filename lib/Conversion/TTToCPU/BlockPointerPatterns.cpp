@@ -110,10 +110,9 @@ struct DescriptorLoadOpLowering
     Type element = block.getElementType();
     int64_t size = getElementByteSize(descType.getBlockType());
     bool nan = paddedWithNan(op.getDesc()) && isa<FloatType>(element);
-    Value init = createEmptyTensor(rewriter, loc, block);
-    Value loaded = buildLoopNest(
-        rewriter, loc, block.getShape(), {init},
-        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange iter) {
+    Value loaded = buildFromElements(
+        rewriter, loc, block,
+        [&](OpBuilder &b, Location l, ValueRange ivs) -> Value {
           auto [coords, inside] =
               descriptorElement(b, l, parts, indices, ivs);
           Value address =
@@ -131,9 +130,8 @@ struct DescriptorLoadOpLowering
                       eb, el, element, eb.getFloatAttr(element, NAN));
                 return createZero(eb, el, element);
               });
-          return SmallVector<Value>{
-              tensor::InsertOp::create(b, l, v, iter[0], ivs)};
-        })[0];
+          return v;
+        });
     auto resultType = cast<RankedTensorType>(
         getTypeConverter()->convertType(op.getType()));
     rewriter.replaceOp(op, reshapeTensor(rewriter, loc, loaded, resultType));

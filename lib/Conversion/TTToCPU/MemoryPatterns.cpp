@@ -58,10 +58,9 @@ struct LoadOpLowering : public CPUConversionPattern<tt::LoadOp> {
       bool nanPadding =
           op.getPadding() && *op.getPadding() == tt::PaddingOption::PAD_NAN;
       int64_t size = getElementByteSize(op.getType());
-      Value init = createEmptyTensor(rewriter, loc, block);
-      Value result = buildLoopNest(
-          rewriter, loc, block.getShape(), {init},
-          [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange iter) {
+      Value result = buildFromElements(
+          rewriter, loc, block,
+          [&](OpBuilder &b, Location l, ValueRange ivs) -> Value {
             auto [address, inside] =
                 blockElement(b, l, parts, ivs, op.getBoundaryCheck(), size);
             Value ok = guardAccess(b, l, op, inside, address, size,
@@ -78,9 +77,8 @@ struct LoadOpLowering : public CPUConversionPattern<tt::LoadOp> {
                         eb.getFloatAttr(element, std::nan("")));
                   return createZero(eb, el, element);
                 });
-            return SmallVector<Value>{
-                tensor::InsertOp::create(b, l, v, iter[0], ivs)};
-          })[0];
+            return v;
+          });
       rewriter.replaceOp(op, result);
       return success();
     }
@@ -103,20 +101,8 @@ struct LoadOpLowering : public CPUConversionPattern<tt::LoadOp> {
                          : createZero(eb, el, element);
           });
     };
-    auto tensorType = dyn_cast<RankedTensorType>(resultType);
-    if (!tensorType) {
-      rewriter.replaceOp(op, loadAt(rewriter, loc, ValueRange()));
-      return success();
-    }
-    Value init = createEmptyTensor(rewriter, loc, tensorType);
-    Value result = buildLoopNest(
-        rewriter, loc, tensorType.getShape(), {init},
-        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange iter) {
-          Value v = loadAt(b, l, ivs);
-          return SmallVector<Value>{
-              tensor::InsertOp::create(b, l, v, iter[0], ivs)};
-        })[0];
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op,
+                       buildFromElements(rewriter, loc, resultType, loadAt));
     return success();
   }
 };
@@ -248,19 +234,8 @@ struct AtomicRMWOpLowering : public CPUConversionPattern<tt::AtomicRMWOp> {
             return createZero(eb, el, element);
           });
     };
-    auto tensorType = dyn_cast<RankedTensorType>(resultType);
-    if (!tensorType) {
-      rewriter.replaceOp(op, updateAt(rewriter, loc, ValueRange()));
-      return success();
-    }
-    Value init = createEmptyTensor(rewriter, loc, tensorType);
-    Value result = buildLoopNest(
-        rewriter, loc, tensorType.getShape(), {init},
-        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange iter) {
-          return SmallVector<Value>{tensor::InsertOp::create(
-              b, l, updateAt(b, l, ivs), iter[0], ivs)};
-        })[0];
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(
+        op, buildFromElements(rewriter, loc, resultType, updateAt));
     return success();
   }
 };
@@ -312,19 +287,8 @@ struct AtomicCASOpLowering : public CPUConversionPattern<tt::AtomicCASOp> {
             return createZero(eb, el, element);
           });
     };
-    auto tensorType = dyn_cast<RankedTensorType>(resultType);
-    if (!tensorType) {
-      rewriter.replaceOp(op, casAt(rewriter, loc, ValueRange()));
-      return success();
-    }
-    Value init = createEmptyTensor(rewriter, loc, tensorType);
-    Value result = buildLoopNest(
-        rewriter, loc, tensorType.getShape(), {init},
-        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange iter) {
-          return SmallVector<Value>{
-              tensor::InsertOp::create(b, l, casAt(b, l, ivs), iter[0], ivs)};
-        })[0];
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op,
+                       buildFromElements(rewriter, loc, resultType, casAt));
     return success();
   }
 };

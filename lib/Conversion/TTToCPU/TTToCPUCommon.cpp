@@ -109,6 +109,22 @@ SmallVector<Value> tpx::cpu::buildLoopNest(OpBuilder &builder, Location loc,
   return SmallVector<Value>(nest.results.begin(), nest.results.end());
 }
 
+Value tpx::cpu::buildFromElements(
+    OpBuilder &builder, Location loc, Type type,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> elementFn) {
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  if (!tensorType)
+    return elementFn(builder, loc, ValueRange());
+  Value init = createEmptyTensor(builder, loc, tensorType);
+  return buildLoopNest(
+      builder, loc, tensorType.getShape(), {init},
+      [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange iter) {
+        Value element = elementFn(b, l, ivs);
+        return SmallVector<Value>{
+            tensor::InsertOp::create(b, l, element, iter[0], ivs)};
+      })[0];
+}
+
 Value tpx::cpu::mapElementwise(
     OpBuilder &builder, Location loc, Type resultType, ValueRange inputs,
     function_ref<Value(OpBuilder &, Location, ValueRange)> scalarFn) {

@@ -55,6 +55,16 @@ llvm::SmallVector<mlir::Value> buildLoopNest(mlir::OpBuilder &builder,
                                              mlir::ValueRange initValues,
                                              LoopNestBody body);
 
+/// The value of `type` whose element at `ivs` is `elementFn(ivs)`: for a
+/// tensor a loop nest inserting each element in row-major order (side
+/// effects of `elementFn` happen once per element, in order); for a scalar
+/// `elementFn` with no indices.
+mlir::Value buildFromElements(
+    mlir::OpBuilder &builder, mlir::Location loc, mlir::Type type,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                   mlir::ValueRange ivs)>
+        elementFn);
+
 /// Applies `scalarFn` elementwise. With a tensor `resultType` this builds a
 /// linalg.generic over `inputs` (tensors of that shape or scalars, which are
 /// broadcast); with a scalar type it calls `scalarFn` on the scalars.
