@@ -29,9 +29,11 @@ addf=$(grep -c 'arith.addf' "$work/ttir.mlir" || true)
 echo "== what the plugin changed: tpxex.fma ops $before -> $after after the ttir stage;" \
      "its lowering added $mulf arith.mulf and $addf arith.addf"
 
+# On the GPU when there is one (sm_90a through the CUDA driver), else on
+# the CPU.
 target=cpu
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi >/dev/null 2>&1; then
-  echo "== a GPU is present, but this build has no CUDA runtime yet: running on the CPU"
+  target=cuda
 fi
 echo "== running on the $target (10007 elements, grid from case.json):"
 "$build/bin/tpx-run" "$work/case" --target "$target" --verbose
