@@ -1,6 +1,7 @@
 //===- TpxRegistration.cpp ------------------------------------------------===//
 #include "tpx/Registration/TpxRegistration.h"
 #include "tpx/Conversion/TTToCPU/TTToCPU.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Dialect/TT/IR/TTDialect.h"
 #include "tpx/Target/CPU/CPUTarget.h"
 #include "tpx/Target/NVIDIA/NVIDIATarget.h"
@@ -21,7 +22,8 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 void tpx::registerTpxDialects(mlir::DialectRegistry &registry) {
-  registry.insert<tpx::tt::TTDialect, mlir::arith::ArithDialect,
+  registry.insert<tpx::tt::TTDialect, tpx::tpxgpu::TPXGPUDialect,
+                  mlir::arith::ArithDialect,
                   mlir::math::MathDialect, mlir::scf::SCFDialect,
                   mlir::cf::ControlFlowDialect, mlir::ub::UBDialect,
                   mlir::func::FuncDialect, mlir::gpu::GPUDialect,

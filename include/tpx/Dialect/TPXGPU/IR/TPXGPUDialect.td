@@ -1,0 +1,47 @@
+//===- TPXGPUDialect.td - the tpxgpu dialect (GPU-level IR) ---------------===//
+//
+// `tpxgpu` is the IR of the `ttgir` stage: tt programs whose tensors carry a
+// distribution over threads, warps and the CTA (layout encodings), plus
+// explicit shared memory (`!tpxgpu.memdesc`), asynchronous global->shared
+// copies, mbarriers, TMA and warp-group MMA. TLX and the compiler's own
+// pipeliner both lower onto these ops. See docs/tpxgpu-dialect.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TPX_DIALECT_TPXGPU_IR_TPXGPUDIALECT_TD
+#define TPX_DIALECT_TPXGPU_IR_TPXGPUDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def TPXGPU_Dialect : Dialect {
+  let name = "tpxgpu";
+  let cppNamespace = "::tpx::tpxgpu";
+  let summary = "GPU-level tile programs: layouts, shared memory, async ops";
+  let description = [{
+    Distributed-tensor layouts (blocked, slice, NVIDIA MMA, AMD MFMA, dot
+    operand), shared-memory descriptors with a leading buffer dimension for
+    multi-buffering, asynchronous copies grouped by commit/wait, mbarriers,
+    TMA and warp-group MMA with an asynchronous wait.
+
+    The module attributes `tpxgpu.num-warps` and `tpxgpu.threads-per-warp`
+    (default 32) give the context in which layouts are checked.
+  }];
+  let dependentDialects = ["::tpx::tt::TTDialect"];
+  let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
+  // `tpxgpu.num-warps` / `tpxgpu.threads-per-warp` on the module.
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+    void registerTypes();
+
+    /// Module attribute: warps per CTA of every kernel in the module.
+    static constexpr ::llvm::StringLiteral kNumWarpsAttrName =
+        "tpxgpu.num-warps";
+    /// Module attribute: threads per warp (32 NVIDIA, 64 AMD CDNA).
+    static constexpr ::llvm::StringLiteral kThreadsPerWarpAttrName =
+        "tpxgpu.threads-per-warp";
+    static constexpr unsigned kDefaultThreadsPerWarp = 32;
+  }];
+}
+
+#endif // TPX_DIALECT_TPXGPU_IR_TPXGPUDIALECT_TD

@@ -1,0 +1,370 @@
+//===- TPXGPUOps.td - tpxgpu operations -----------------------------------===//
+//
+// Semantic checks live in C++ verifiers (TPXGPUOps.cpp, TPXGPUAsyncOps.cpp)
+// so that each diagnostic names the offending value in the user's terms.
+// Memory effects are declared on two resources: tt's global memory and the
+// CTA's shared memory; ops that order asynchronous work (commit, waits,
+// barriers) read and write shared memory so that nothing is moved across
+// them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TPX_DIALECT_TPXGPU_IR_TPXGPUOPS_TD
+#define TPX_DIALECT_TPXGPU_IR_TPXGPUOPS_TD
+
+include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.td"
+include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.td"
+include "tpx/Dialect/TPXGPU/IR/TPXGPUTypes.td"
+include "tpx/Dialect/TT/IR/TTTypes.td"
+include "tpx/Dialect/TT/IR/TTAttrs.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def TPXGPU_SharedMemory : Resource<"::tpx::tpxgpu::SharedMemory">;
+def TPXGPU_GlobalMemory : Resource<"::tpx::tt::GlobalMemory">;
+
+// Checks every tensor operand and result against the module's warp size and
+// warp count (see verifyLayoutsInContext).
+def TPXGPU_LayoutsMatchModule : NativeOpTrait<"LayoutsMatchModule"> {
+  let cppNamespace = "::tpx::tpxgpu";
+}
+
+// Lets the parser take the type of `to` from `from` (the format omits it);
+// always true as a constraint, the C++ verifier checks it and says why.
+class TPXGPU_TypeInferredFrom<string from, string to, string transform>
+    : TypesMatchWith<"type of " # to # " follows from " # from, from, to,
+                     transform, "true || std::equal_to<>()">;
+
+class TPXGPU_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TPXGPU_Dialect, mnemonic, !listconcat([TPXGPU_LayoutsMatchModule],
+                                                traits)> {
+  let hasVerifier = 1;
+}
+
+def TPXGPU_Tensor : RankedTensorOf<[TT_Float, TT_Int, TT_ScalarPtr]>;
+def TPXGPU_PtrTensor : RankedTensorOf<[TT_ScalarPtr]>;
+
+//===----------------------------------------------------------------------===//
+// Layout conversion
+//===----------------------------------------------------------------------===//
+
+def TPXGPU_ConvertLayoutOp : TPXGPU_Op<"convert_layout", [Pure]> {
+  let summary = "redistribute a tensor to another layout";
+  let description = [{
+    `%y = tpxgpu.convert_layout %x : tensor<64x64xf32, #a> -> tensor<64x64xf32, #b>`
+    keeps shape and element type; only the encoding changes. Lowerings may
+    go through scratch shared memory, which the op does not model. A
+    conversion to the same type folds away.
+  }];
+  let arguments = (ins TPXGPU_Tensor:$src);
+  let results = (outs TPXGPU_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared-memory allocation, views, loads and stores
+//===----------------------------------------------------------------------===//
+
+def TPXGPU_LocalAllocOp : TPXGPU_Op<"local_alloc", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "allocate a shared-memory buffer, optionally initialised";
+  let description = [{
+    `%m = tpxgpu.local_alloc : !tpxgpu.memdesc<3x64x64xf16, #s, mutable>`
+    allocates an uninitialised (hence mutable) buffer;
+    `%m = tpxgpu.local_alloc %t : tensor<64x64xf16, #b> -> !tpxgpu.memdesc<64x64xf16, #s>`
+    allocates one holding `%t` (immutable unless marked `mutable`).
+  }];
+  let arguments = (ins Optional<TPXGPU_Tensor>:$src);
+  let results = (outs TPXGPU_MemDescType:$result);
+  let hasCustomAssemblyFormat = 1;
+}
+
+def TPXGPU_LocalDeallocOp : TPXGPU_Op<"local_dealloc", [
+    MemoryEffects<[MemFree<TPXGPU_SharedMemory>]>]> {
+  let summary = "free a buffer made by local_alloc";
+  let arguments = (ins TPXGPU_MemDescType:$src);
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src))";
+  let hasVerifier = 0;
+}
+
+def TPXGPU_MemDescIndexOp : TPXGPU_Op<"memdesc_index", [Pure]> {
+  let summary = "select buffer `index` of a multi-buffered memdesc";
+  let description = [{
+    `%b = tpxgpu.memdesc_index %m[%i] : !tpxgpu.memdesc<3x64x64xf16, #s, mutable> -> !tpxgpu.memdesc<64x64xf16, #s, mutable, alloc_shape = 3x64x64>`
+    drops the leading (buffer) dimension. The index is not range-checked at
+    run time.
+  }];
+  let arguments = (ins TPXGPU_MemDescType:$src, I32:$index);
+  let results = (outs TPXGPU_MemDescType:$result);
+  let assemblyFormat = [{
+    $src `[` $index `]` attr-dict `:` qualified(type($src)) `->`
+    qualified(type($result))
+  }];
+}
+
+def TPXGPU_MemDescSubviewOp : TPXGPU_Op<"memdesc_subview", [Pure]> {
+  let summary = "a rectangular window of a memdesc at static or dynamic offsets";
+  let description = [{
+    `%w = tpxgpu.memdesc_subview %m[0, %k] : !tpxgpu.memdesc<64x64xf16, #s> -> !tpxgpu.memdesc<64x16xf16, #s, alloc_shape = 64x64>`
+    keeps the rank; the result's shape is the window's size. Static offsets
+    are checked to keep the window inside the source.
+  }];
+  let arguments = (ins TPXGPU_MemDescType:$src, Variadic<I32>:$offsets,
+                       DenseI64ArrayAttr:$static_offsets);
+  let results = (outs TPXGPU_MemDescType:$result);
+  let assemblyFormat = [{
+    $src custom<DynamicIndexList>($offsets, $static_offsets) attr-dict `:`
+    qualified(type($src)) `->` qualified(type($result))
+  }];
+}
+
+def TPXGPU_LocalLoadOp : TPXGPU_Op<"local_load", [
+    MemoryEffects<[MemRead<TPXGPU_SharedMemory>]>]> {
+  let summary = "read a shared-memory buffer into a distributed tensor";
+  let description = [{
+    `%t = tpxgpu.local_load %m token %w : !tpxgpu.memdesc<64x64xf16, #s> -> tensor<64x64xf16, #dot_a>`.
+    The optional token (from `async_wait`) ties the read to the wait that
+    made the data visible.
+  }];
+  let arguments = (ins TPXGPU_MemDescType:$src, Optional<TPXGPU_AsyncTokenType>:$token);
+  let results = (outs TPXGPU_Tensor:$result);
+  let assemblyFormat = [{
+    $src (`token` $token^)? attr-dict `:` qualified(type($src)) `->`
+    type($result)
+  }];
+}
+
+def TPXGPU_LocalStoreOp : TPXGPU_Op<"local_store", [
+    MemoryEffects<[MemWrite<TPXGPU_SharedMemory>]>]> {
+  let summary = "write a distributed tensor into a mutable buffer";
+  let arguments = (ins TPXGPU_Tensor:$src, TPXGPU_MemDescType:$dst);
+  let assemblyFormat = [{
+    $src `,` $dst attr-dict `:` type($src) `->` qualified(type($dst))
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Asynchronous global -> shared copies (cp.async / buffer loads)
+//===----------------------------------------------------------------------===//
+
+def TPXGPU_AsyncCopyGlobalToLocalOp
+    : TPXGPU_Op<"async_copy_global_to_local", [AttrSizedOperandSegments,
+        TPXGPU_TypeInferredFrom<"src", "mask", "::tpx::tt::getI1SameShape($_self)">,
+        TPXGPU_TypeInferredFrom<"src", "other", "::tpx::tt::getPointeeTypeOf($_self)">,
+        MemoryEffects<[MemRead<TPXGPU_GlobalMemory>,
+                       MemWrite<TPXGPU_SharedMemory>]>]> {
+  let summary = "start copying through a tensor of pointers into shared memory";
+  let description = [{
+    `%tok = tpxgpu.async_copy_global_to_local %ptrs, %buf mask %m other %o : tensor<64x64x!tt.ptr<f16>, #b> -> !tpxgpu.memdesc<64x64xf16, #s, mutable>`.
+    Masked-off elements are written as `other` (zero when absent). The copy
+    completes only after a later `async_commit_group` and an `async_wait`
+    that retires its group.
+  }];
+  let arguments = (ins TPXGPU_PtrTensor:$src, TPXGPU_MemDescType:$dst,
+    Optional<RankedTensorOf<[I1]>>:$mask, Optional<TPXGPU_Tensor>:$other,
+    DefaultValuedAttr<TT_CacheModifierAttr, "::tpx::tt::CacheModifier::NONE">:$cache,
+    DefaultValuedAttr<TT_EvictionPolicyAttr, "::tpx::tt::EvictionPolicy::NORMAL">:$evict,
+    UnitAttr:$isVolatile);
+  let results = (outs TPXGPU_AsyncTokenType:$token);
+  let assemblyFormat = [{
+    $src `,` $dst (`mask` $mask^)? (`other` $other^)?
+    oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)
+    attr-dict `:` type($src) `->` qualified(type($dst))
+  }];
+}
+
+def TPXGPU_AsyncCommitGroupOp : TPXGPU_Op<"async_commit_group", [
+    MemoryEffects<[MemRead<TPXGPU_SharedMemory>,
+                   MemWrite<TPXGPU_SharedMemory>]>]> {
+  let summary = "close the group of async copies issued since the last commit";
+  let description = [{
+    `%g = tpxgpu.async_commit_group tokens %t0, %t1`. The tokens name the copies
+    the group holds (for analyses); the hardware groups every copy this
+    thread issued since the previous commit.
+  }];
+  let arguments = (ins Variadic<TPXGPU_AsyncTokenType>:$tokens);
+  let results = (outs TPXGPU_AsyncTokenType:$groupToken);
+  // The keyword keeps an empty group from reading the next line's result
+  // name as an operand.
+  let assemblyFormat = "(`tokens` $tokens^)? attr-dict";
+  let hasVerifier = 0;
+}
+
+def TPXGPU_AsyncWaitOp : TPXGPU_Op<"async_wait", [
+    MemoryEffects<[MemRead<TPXGPU_SharedMemory>,
+                   MemWrite<TPXGPU_SharedMemory>]>]> {
+  let summary = "wait until at most `num` committed groups are still in flight";
+  let description = [{
+    `%w = tpxgpu.async_wait %g0 num = 1`: groups retire in commit order, so
+    with `num = N` every group but the N most recent is complete and its
+    data visible to this thread (a CTA barrier is still needed before other
+    threads read it).
+  }];
+  let arguments = (ins Variadic<TPXGPU_AsyncTokenType>:$asyncToken,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$num);
+  let results = (outs TPXGPU_AsyncTokenType:$retToken);
+  let assemblyFormat = "($asyncToken^)? `num` `=` $num attr-dict";
+  let hasVerifier = 0;
+}
+
+//===----------------------------------------------------------------------===//
+// mbarriers (a 1-element i64 shared buffer each)
+//===----------------------------------------------------------------------===//
+
+class TPXGPU_MBarrierOp<string mnemonic, list<Trait> traits = []>
+    : TPXGPU_Op<mnemonic, !listconcat([
+        MemoryEffects<[MemRead<TPXGPU_SharedMemory>,
+                       MemWrite<TPXGPU_SharedMemory>]>], traits)>;
+
+def TPXGPU_InitBarrierOp : TPXGPU_MBarrierOp<"init_barrier"> {
+  let summary = "initialise an mbarrier expecting `count` arrivals per phase";
+  let arguments = (ins TPXGPU_MemDescType:$barrier,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$count);
+  let assemblyFormat = "$barrier `,` $count attr-dict `:` qualified(type($barrier))";
+}
+
+def TPXGPU_BarrierExpectOp : TPXGPU_MBarrierOp<"barrier_expect"> {
+  let summary = "announce `size` bytes of transactions (TMA) for this phase";
+  let arguments = (ins TPXGPU_MemDescType:$barrier,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$size,
+                       Optional<I1>:$pred);
+  let assemblyFormat = [{
+    $barrier `,` $size (`,` $pred^)? attr-dict `:` qualified(type($barrier))
+  }];
+}
+
+def TPXGPU_ArriveBarrierOp : TPXGPU_MBarrierOp<"arrive_barrier"> {
+  let summary = "arrive `count` times on an mbarrier";
+  let arguments = (ins TPXGPU_MemDescType:$barrier,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$count,
+                       Optional<I1>:$pred);
+  let assemblyFormat = [{
+    $barrier `,` $count (`,` $pred^)? attr-dict `:` qualified(type($barrier))
+  }];
+}
+
+def TPXGPU_WaitBarrierOp : TPXGPU_MBarrierOp<"wait_barrier"> {
+  let summary = "wait until the mbarrier's phase with parity `phase` completes";
+  let arguments = (ins TPXGPU_MemDescType:$barrier, I32:$phase, Optional<I1>:$pred);
+  let assemblyFormat = [{
+    $barrier `,` $phase (`,` $pred^)? attr-dict `:` qualified(type($barrier))
+  }];
+}
+
+def TPXGPU_BarrierOp : TPXGPU_Op<"barrier", [
+    MemoryEffects<[MemRead<TPXGPU_SharedMemory>, MemWrite<TPXGPU_SharedMemory>,
+                   MemRead<TPXGPU_GlobalMemory>, MemWrite<TPXGPU_GlobalMemory>]>]> {
+  let summary = "CTA-wide execution and shared-memory barrier";
+  let description = [{
+    Every thread of the CTA waits here; shared-memory writes before it are
+    visible to every thread after it.
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 0;
+}
+
+//===----------------------------------------------------------------------===//
+// TMA (Hopper tensor memory accelerator)
+//===----------------------------------------------------------------------===//
+
+def TPXGPU_AsyncTMACopyGlobalToLocalOp
+    : TPXGPU_Op<"async_tma_copy_global_to_local", [AttrSizedOperandSegments,
+        MemoryEffects<[MemRead<TPXGPU_GlobalMemory>,
+                       MemWrite<TPXGPU_SharedMemory>]>]> {
+  let summary = "TMA load of one block; completion is signalled on an mbarrier";
+  let description = [{
+    `tpxgpu.async_tma_copy_global_to_local %desc[%x, %y] %buf, %bar, %pred : !tt.tensordesc<tensor<64x64xf16>>, !tpxgpu.memdesc<1xi64, #bs, mutable> -> !tpxgpu.memdesc<64x64xf16, #nvmma, mutable>`.
+    The block's bytes count as transactions of the barrier's current phase
+    (see `barrier_expect`).
+  }];
+  let arguments = (ins TT_TensorDesc:$desc, Variadic<I32>:$coord,
+                       TPXGPU_MemDescType:$barrier, TPXGPU_MemDescType:$dst,
+                       Optional<I1>:$pred,
+    DefaultValuedAttr<TT_CacheModifierAttr, "::tpx::tt::CacheModifier::NONE">:$cache,
+    DefaultValuedAttr<TT_EvictionPolicyAttr, "::tpx::tt::EvictionPolicy::NORMAL">:$evict);
+  let assemblyFormat = [{
+    $desc `[` $coord `]` $dst `,` $barrier (`,` $pred^)?
+    oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)
+    attr-dict `:` qualified(type($desc)) `,` qualified(type($barrier)) `->`
+    qualified(type($dst))
+  }];
+}
+
+def TPXGPU_AsyncTMACopyLocalToGlobalOp
+    : TPXGPU_Op<"async_tma_copy_local_to_global", [
+        MemoryEffects<[MemRead<TPXGPU_SharedMemory>,
+                       MemWrite<TPXGPU_GlobalMemory>]>]> {
+  let summary = "TMA store of one block from shared memory";
+  let description = [{
+    Completion is awaited with `async_tma_store_wait`; the source buffer
+    must not be overwritten before then.
+  }];
+  let arguments = (ins TT_TensorDesc:$desc, Variadic<I32>:$coord,
+                       TPXGPU_MemDescType:$src);
+  let assemblyFormat = [{
+    $desc `[` $coord `]` $src attr-dict `:` qualified(type($desc)) `,`
+    qualified(type($src))
+  }];
+}
+
+def TPXGPU_AsyncTMAStoreWaitOp : TPXGPU_Op<"async_tma_store_wait", [
+    MemoryEffects<[MemRead<TPXGPU_SharedMemory>,
+                   MemWrite<TPXGPU_SharedMemory>]>]> {
+  let summary = "wait until at most `pendings` TMA stores still read shared memory";
+  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$pendings);
+  let assemblyFormat = "`pendings` `=` $pendings attr-dict";
+  let hasVerifier = 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Warp-group MMA (Hopper wgmma)
+//===----------------------------------------------------------------------===//
+
+def TPXGPU_WarpGroupDotOp : TPXGPU_Op<"warp_group_dot", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    AllTypesMatch<["c", "d"]>]> {
+  let summary = "D = A * B + C on a warp group (wgmma), possibly asynchronous";
+  let description = [{
+    `%d = tpxgpu.warp_group_dot %a, %b, %c async : !tpxgpu.memdesc<128x64xf16, #s>, !tpxgpu.memdesc<64x128xf16, #s> -> tensor<128x128xf32, #mma>`.
+    A is a shared buffer or a register tensor in the `dot_op` (opIdx 0)
+    layout of C's encoding; B is a shared buffer; C has a version-3
+    `nvidia_mma` encoding. With `async` the result must not be read before
+    a `warp_group_dot_wait` that returns it. `%useC` false ignores C (treats
+    it as zero). `maxNumImpreciseAcc` bounds fp8 accumulation in reduced
+    precision (0: full precision).
+  }];
+  let arguments = (ins AnyTypeOf<[TPXGPU_Tensor, TPXGPU_MemDescType]>:$a,
+    TPXGPU_MemDescType:$b, TPXGPU_Tensor:$c, Optional<I1>:$useC,
+    DefaultValuedAttr<TT_InputPrecisionAttr, "::tpx::tt::InputPrecision::IEEE">:$inputPrecision,
+    DefaultValuedAttr<I32Attr, "0">:$maxNumImpreciseAcc,
+    UnitAttr:$isAsync);
+  let results = (outs TPXGPU_Tensor:$d);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c (`,` $useC^)? (`async` $isAsync^)?
+    oilist(`inputPrecision` `=` $inputPrecision)
+    attr-dict `:` qualified(type($a)) `,` qualified(type($b)) `->` type($d)
+  }];
+}
+
+def TPXGPU_WarpGroupDotWaitOp : TPXGPU_Op<"warp_group_dot_wait", [
+    DeclareOpInterfaceMethods<InferTypeOpInterface>,
+    MemoryEffects<[MemRead<TPXGPU_SharedMemory>,
+                   MemWrite<TPXGPU_SharedMemory>]>]> {
+  let summary = "wait until at most `pendings` async warp-group dots are in flight";
+  let description = [{
+    `%r:2 = tpxgpu.warp_group_dot_wait %d, %a pendings = 0 : tensor<..>, !tpxgpu.memdesc<..>`
+    returns its inputs unchanged; using the results (not the inputs) after
+    the wait is what orders reads of an async dot's result, and of buffers
+    it reads, after the dot.
+  }];
+  let arguments = (ins Variadic<AnyTypeOf<[TPXGPU_Tensor, TPXGPU_MemDescType]>>:$inputs,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$pendings);
+  let results = (outs Variadic<AnyTypeOf<[TPXGPU_Tensor, TPXGPU_MemDescType]>>:$outputs);
+  let assemblyFormat = [{
+    $inputs `pendings` `=` $pendings attr-dict `:` qualified(type($inputs))
+  }];
+  let hasVerifier = 0;
+}
+
+#endif // TPX_DIALECT_TPXGPU_IR_TPXGPUOPS_TD

@@ -1,0 +1,98 @@
+//===- TPXGPUDialect.cpp - the tpxgpu dialect -----------------------------===//
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tpx::tpxgpu;
+
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.cpp.inc"
+
+namespace {
+/// Layouts print as `#blocked`, `#mma`, `#shared` ... aliases so that long
+/// tensor types stay readable.
+struct TPXGPUOpAsmInterface : public OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    StringRef name = llvm::TypeSwitch<Attribute, StringRef>(attr)
+                         .Case([](BlockedEncodingAttr) { return "blocked"; })
+                         .Case([](SliceEncodingAttr) { return "slice"; })
+                         .Case([](NvidiaMmaEncodingAttr) { return "mma"; })
+                         .Case([](AmdMfmaEncodingAttr) { return "mfma"; })
+                         .Case([](DotOperandEncodingAttr) { return "dot_op"; })
+                         .Case<SwizzledSharedEncodingAttr,
+                               NvmmaSharedEncodingAttr>(
+                             [](auto) { return "shared"; })
+                         .Default([](Attribute) { return StringRef(); });
+    if (name.empty())
+      return AliasResult::NoAlias;
+    os << name;
+    return AliasResult::FinalAlias;
+  }
+};
+} // namespace
+
+void TPXGPUDialect::initialize() {
+  registerAttributes();
+  registerTypes();
+  addOperations<
+#define GET_OP_LIST
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.cpp.inc"
+      >();
+  addInterfaces<TPXGPUOpAsmInterface>();
+}
+
+/// `tpxgpu.num-warps` and `tpxgpu.threads-per-warp` describe the target of
+/// a whole module. Besides checking their values, this checks every tensor
+/// layout in the module against them, so that ops of other dialects (tt,
+/// arith, scf) that carry tpxgpu layouts are covered too; tpxgpu's own ops
+/// check themselves (LayoutsMatchModule) even without the attributes.
+LogicalResult TPXGPUDialect::verifyOperationAttribute(Operation *op,
+                                                      NamedAttribute attr) {
+  StringRef name = attr.getName().strref();
+  if (name != kNumWarpsAttrName && name != kThreadsPerWarpAttrName)
+    return op->emitError() << "unknown tpxgpu attribute '" << name
+                           << "'; expected '" << kNumWarpsAttrName << "' or '"
+                           << kThreadsPerWarpAttrName << "'";
+  if (!isa<ModuleOp>(op))
+    return op->emitError() << "'" << name
+                           << "' is a module attribute; it cannot be set on '"
+                           << op->getName() << "'";
+  auto value = dyn_cast<IntegerAttr>(attr.getValue());
+  if (!value || value.getType().isInteger(1))
+    return op->emitError() << "'" << name << "' must be an integer, got "
+                           << attr.getValue();
+  int64_t count = value.getInt();
+  if (name == kThreadsPerWarpAttrName) {
+    if (count != 32 && count != 64)
+      return op->emitError() << "'" << name
+                             << "' must be 32 (NVIDIA) or 64 (AMD CDNA), got "
+                             << count;
+    // The walk below runs once, under num-warps when both are present.
+    if (op->hasAttr(kNumWarpsAttrName))
+      return success();
+  } else if (count <= 0 || !llvm::isPowerOf2_64(count)) {
+    return op->emitError() << "'" << name
+                           << "' must be a positive power of two, got "
+                           << count;
+  }
+
+  WalkResult result = op->walk([&](Operation *nested) {
+    if (nested == op)
+      return WalkResult::advance();
+    unsigned threadsPerWarp = getModuleThreadsPerWarp(nested);
+    if (threadsPerWarp != 32 && threadsPerWarp != 64)
+      return WalkResult::advance(); // reported for that attribute
+    if (failed(verifyLayoutsInContext(nested, threadsPerWarp,
+                                      getModuleNumWarps(nested))))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
