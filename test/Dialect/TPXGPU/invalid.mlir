@@ -352,6 +352,26 @@ tt.func @index_forgets_alloc(%m: !tpxgpu.memdesc<3x64x64xf16, #shared, mutable>,
 // -----
 
 #shared = #tpxgpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tt.func @free_a_view(%m: !tpxgpu.memdesc<2x64x64xf16, #shared, mutable>, %i: i32) {
+  %v = tpxgpu.memdesc_index %m[%i] : !tpxgpu.memdesc<2x64x64xf16, #shared, mutable> -> !tpxgpu.memdesc<64x64xf16, #shared, mutable, alloc_shape = 2x64x64>
+  // expected-error @+1 {{'tpxgpu.local_dealloc' op frees a whole allocation, but its operand is a view of one}}
+  tpxgpu.local_dealloc %v : !tpxgpu.memdesc<64x64xf16, #shared, mutable, alloc_shape = 2x64x64>
+  tt.return
+}
+
+// -----
+
+#shared = #tpxgpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+tt.func @free_a_full_window(%m: !tpxgpu.memdesc<64x64xf16, #shared, mutable>) {
+  %v = tpxgpu.memdesc_subview %m[0, 0] : !tpxgpu.memdesc<64x64xf16, #shared, mutable> -> !tpxgpu.memdesc<64x64xf16, #shared, mutable>
+  // expected-error @+1 {{'tpxgpu.local_dealloc' op frees a whole allocation, but its operand is a view of one}}
+  tpxgpu.local_dealloc %v : !tpxgpu.memdesc<64x64xf16, #shared, mutable>
+  tt.return
+}
+
+// -----
+
+#shared = #tpxgpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 tt.func @subview_out_of_bounds(%m: !tpxgpu.memdesc<64x64xf16, #shared>) {
   // expected-error @+1 {{'tpxgpu.memdesc_subview' op window [48, 80) along dimension 1 exceeds the source's size 64}}
   %0 = tpxgpu.memdesc_subview %m[0, 48] : !tpxgpu.memdesc<64x64xf16, #shared> -> !tpxgpu.memdesc<64x32xf16, #shared, alloc_shape = 64x64>

@@ -159,6 +159,18 @@ LogicalResult LocalAllocOp::verify() {
                                    "initial value", "buffer");
 }
 
+/// Only what local_alloc made can be freed; a view shares its allocation.
+LogicalResult LocalDeallocOp::verify() {
+  MemDescType buffer = getSrc().getType();
+  Operation *def = getSrc().getDefiningOp();
+  if (buffer.getAllocShape() != buffer.getShape() ||
+      isa_and_nonnull<MemDescIndexOp, MemDescSubviewOp>(def))
+    return emitOpError() << "frees a whole allocation, but its operand is a "
+                            "view of one ("
+                         << Type(buffer) << "); free the local_alloc result";
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // memdesc_index / memdesc_subview
 //===----------------------------------------------------------------------===//

@@ -85,7 +85,6 @@ def TPXGPU_LocalDeallocOp : TPXGPU_Op<"local_dealloc", [
   let summary = "free a buffer made by local_alloc";
   let arguments = (ins TPXGPU_MemDescType:$src);
   let assemblyFormat = "$src attr-dict `:` qualified(type($src))";
-  let hasVerifier = 0;
 }
 
 def TPXGPU_MemDescIndexOp : TPXGPU_Op<"memdesc_index", [Pure]> {
