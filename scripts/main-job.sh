@@ -15,7 +15,10 @@ trap 'rm -rf "$work"' EXIT
 
 export TRITON_PLUGIN_PATHS=$build/plugins/TpxExampleTpxexDialect.so
 kernel=$root/examples/fused-fma/fused_fma.ttir
-/usr/bin/python3 "$root/examples/fused-fma/make_case.py" "$work/case"
+# Debian's python3 has numpy here; elsewhere (a GPU box) take whichever has.
+python=/usr/bin/python3
+"$python" -c "import numpy" 2>/dev/null || python=python3
+"$python" "$root/examples/fused-fma/make_case.py" "$work/case"
 
 echo "== plugin loaded from TRITON_PLUGIN_PATHS=$TRITON_PLUGIN_PATHS"
 echo "== effective CPU pipeline for this kernel:"
