@@ -20,9 +20,18 @@ python=/usr/bin/python3
 "$python" -c "import numpy" 2>/dev/null || python=python3
 "$python" "$root/examples/fused-fma/make_case.py" "$work/case"
 
+# On the GPU when there is one (sm_90a through the CUDA driver), else on
+# the CPU.
+target=cpu
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi >/dev/null 2>&1; then
+  target=cuda
+fi
+compile_target=cpu
+[ "$target" = cuda ] && compile_target=sm_90a
+
 echo "== plugin loaded from TRITON_PLUGIN_PATHS=$TRITON_PLUGIN_PATHS"
-echo "== effective CPU pipeline for this kernel:"
-"$build/bin/tpx-compile" "$kernel" --target cpu --dump-pipeline | sed 's/^/   /' | cut -c1-160
+echo "== effective $compile_target pipeline for this kernel:"
+"$build/bin/tpx-compile" "$kernel" --target "$compile_target" --dump-pipeline | sed 's/^/   /' | cut -c1-160
 
 "$build/bin/tpx-compile" "$kernel" --target cpu --stop-after ttir -o "$work/ttir.mlir"
 before=$(grep -c 'tpxex.fma' "$kernel" || true)
@@ -32,11 +41,5 @@ addf=$(grep -c 'arith.addf' "$work/ttir.mlir" || true)
 echo "== what the plugin changed: tpxex.fma ops $before -> $after after the ttir stage;" \
      "its lowering added $mulf arith.mulf and $addf arith.addf"
 
-# On the GPU when there is one (sm_90a through the CUDA driver), else on
-# the CPU.
-target=cpu
-if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi >/dev/null 2>&1; then
-  target=cuda
-fi
 echo "== running on the $target (10007 elements, grid from case.json):"
 "$build/bin/tpx-run" "$work/case" --target "$target" --verbose
