@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
+#include <functional>
 
 using namespace mlir;
 using namespace tpx;
@@ -121,39 +122,36 @@ struct StoreOpLowering : public CPUConversionPattern<tt::StoreOp> {
     ArrayRef<int64_t> shape =
         valueType ? valueType.getShape() : ArrayRef<int64_t>();
 
+    // Address of each element and whether it is stored: a block pointer
+    // checks its boundaryCheck dimensions, a tensor of pointers its mask.
+    std::function<std::pair<Value, Value>(OpBuilder &, Location, ValueRange)>
+        locate;
+    int64_t accessSize;
     auto ptrType = dyn_cast<tt::PointerType>(op.getPtr().getType());
     if (ptrType && isa<RankedTensorType>(ptrType.getPointeeType())) {
       auto parts = BlockPointerParts::fromValues(ptrParts, shape.size());
-      int64_t size = getElementByteSize(op.getValue().getType());
-      buildLoopNest(rewriter, loc, shape, {},
-                    [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) {
-                      auto [address, inside] = blockElement(
-                          b, l, parts, ivs, op.getBoundaryCheck(), size);
-                      Value ok = guardAccess(b, l, op, inside, address, size,
-                                             /*isWrite=*/true,
-                                             options.boundsCheck);
-                      buildGuardedEffect(b, l, ok, [&](OpBuilder &tb,
-                                                       Location tl) {
-                        storeElement(tb, tl, address,
-                                     extractElement(tb, tl, value, ivs));
-                      });
-                      return SmallVector<Value>();
-                    });
-      rewriter.eraseOp(op);
-      return success();
+      accessSize = getElementByteSize(op.getValue().getType());
+      locate = [&, parts](OpBuilder &b, Location l, ValueRange ivs) {
+        return blockElement(b, l, parts, ivs, op.getBoundaryCheck(),
+                            accessSize);
+      };
+    } else {
+      Value ptrs = ptrParts.front();
+      accessSize = getElementByteSize(
+          getMemoryType(getElementTypeOrSelf(value.getType())));
+      locate = [&, ptrs](OpBuilder &b, Location l, ValueRange ivs) {
+        Value m = mask ? extractElement(b, l, mask, ivs) : Value();
+        return std::make_pair(extractElement(b, l, ptrs, ivs), m);
+      };
     }
-
-    Value ptrs = ptrParts.front();
-    int64_t accessSize = getElementByteSize(
-        getMemoryType(getElementTypeOrSelf(value.getType())));
     buildLoopNest(rewriter, loc, shape, {},
                   [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) {
-                    Value m = mask ? extractElement(b, l, mask, ivs) : Value();
-                    Value address = extractElement(b, l, ptrs, ivs);
-                    m = guardAccess(b, l, op, m, address, accessSize,
-                                    /*isWrite=*/true, options.boundsCheck);
-                    buildGuardedEffect(b, l, m, [&](OpBuilder &tb,
-                                                    Location tl) {
+                    auto [address, active] = locate(b, l, ivs);
+                    Value ok = guardAccess(b, l, op, active, address,
+                                           accessSize, /*isWrite=*/true,
+                                           options.boundsCheck);
+                    buildGuardedEffect(b, l, ok, [&](OpBuilder &tb,
+                                                     Location tl) {
                       storeElement(tb, tl, address,
                                    extractElement(tb, tl, value, ivs));
                     });
