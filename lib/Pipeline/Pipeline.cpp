@@ -64,54 +64,44 @@ llvm::Expected<size_t> Pipeline::lookupEntry(Stage &stage, StringRef anchor) {
   return static_cast<size_t>(index);
 }
 
-Error Pipeline::insertBefore(StringRef stageName, StringRef anchor,
-                             PassEntry entry) {
+Error Pipeline::editAtEntry(
+    StringRef stageName, StringRef anchor,
+    llvm::function_ref<void(std::vector<PassEntry> &, size_t)> edit) {
   auto stage = lookupStage(stageName);
   if (!stage)
     return stage.takeError();
   auto index = lookupEntry(**stage, anchor);
   if (!index)
     return index.takeError();
-  auto &passes = (*stage)->passes;
-  passes.insert(passes.begin() + *index, std::move(entry));
+  edit((*stage)->passes, *index);
   return Error::success();
+}
+
+Error Pipeline::insertBefore(StringRef stageName, StringRef anchor,
+                             PassEntry entry) {
+  return editAtEntry(stageName, anchor, [&](auto &passes, size_t index) {
+    passes.insert(passes.begin() + index, std::move(entry));
+  });
 }
 
 Error Pipeline::insertAfter(StringRef stageName, StringRef anchor,
                             PassEntry entry) {
-  auto stage = lookupStage(stageName);
-  if (!stage)
-    return stage.takeError();
-  auto index = lookupEntry(**stage, anchor);
-  if (!index)
-    return index.takeError();
-  auto &passes = (*stage)->passes;
-  passes.insert(passes.begin() + *index + 1, std::move(entry));
-  return Error::success();
+  return editAtEntry(stageName, anchor, [&](auto &passes, size_t index) {
+    passes.insert(passes.begin() + index + 1, std::move(entry));
+  });
 }
 
 Error Pipeline::replace(StringRef stageName, StringRef anchor,
                         PassEntry entry) {
-  auto stage = lookupStage(stageName);
-  if (!stage)
-    return stage.takeError();
-  auto index = lookupEntry(**stage, anchor);
-  if (!index)
-    return index.takeError();
-  (*stage)->passes[*index] = std::move(entry);
-  return Error::success();
+  return editAtEntry(stageName, anchor, [&](auto &passes, size_t index) {
+    passes[index] = std::move(entry);
+  });
 }
 
 Error Pipeline::remove(StringRef stageName, StringRef anchor) {
-  auto stage = lookupStage(stageName);
-  if (!stage)
-    return stage.takeError();
-  auto index = lookupEntry(**stage, anchor);
-  if (!index)
-    return index.takeError();
-  auto &passes = (*stage)->passes;
-  passes.erase(passes.begin() + *index);
-  return Error::success();
+  return editAtEntry(stageName, anchor, [&](auto &passes, size_t index) {
+    passes.erase(passes.begin() + index);
+  });
 }
 
 Error Pipeline::replaceStage(StringRef stageName,

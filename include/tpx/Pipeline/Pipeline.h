@@ -11,6 +11,7 @@
 #ifndef TPX_PIPELINE_PIPELINE_H
 #define TPX_PIPELINE_PIPELINE_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -100,6 +101,11 @@ public:
 private:
   llvm::Expected<Stage *> lookupStage(llvm::StringRef stage);
   llvm::Expected<size_t> lookupEntry(Stage &stage, llvm::StringRef anchor);
+  /// Looks up `stage` and its entry `anchor`, then applies `edit` to the
+  /// stage's entries at the anchor's index; errors name what is missing.
+  llvm::Error
+  editAtEntry(llvm::StringRef stage, llvm::StringRef anchor,
+              llvm::function_ref<void(std::vector<PassEntry> &, size_t)> edit);
 
   std::string target;
   std::vector<Stage> stages;
