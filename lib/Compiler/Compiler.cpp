@@ -19,8 +19,7 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-/// Turns on bounds checking in the CPU lowering entry of `pipeline`.
-static llvm::Error enableBoundsCheck(Pipeline &pipeline) {
+llvm::Error tpx::enableBoundsCheck(Pipeline &pipeline) {
   for (Stage &stage : pipeline.getStages()) {
     int index = stage.find("convert-tt-to-cpu");
     if (index < 0)
@@ -37,14 +36,17 @@ static llvm::Error enableBoundsCheck(Pipeline &pipeline) {
 
 llvm::Expected<Pipeline> tpx::getCompilePipeline(mlir::ModuleOp module,
                                                  const CompileOptions &options) {
-  if (options.pipelineOverride)
-    return *options.pipelineOverride;
-  auto pipeline = getEffectivePipeline(options.target, module);
+  // An explicit pipeline runs as given (no selection on top of it); bounds
+  // checking still applies to it.
+  llvm::Expected<Pipeline> pipeline =
+      options.pipelineOverride ? *options.pipelineOverride
+                               : getEffectivePipeline(options.target, module);
   if (!pipeline)
     return pipeline.takeError();
-  if (auto error =
-          applyPipelineExtensions(*pipeline, options.pipelineSelection))
-    return std::move(error);
+  if (!options.pipelineOverride)
+    if (auto error =
+            applyPipelineExtensions(*pipeline, options.pipelineSelection))
+      return std::move(error);
   // Bounds checking is a CPU runtime facility; GPU targets ignore it.
   if (options.boundsCheck && options.target == "cpu")
     if (auto error = enableBoundsCheck(*pipeline))

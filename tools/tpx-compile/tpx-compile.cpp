@@ -125,14 +125,6 @@ static int compileArtifact(mlir::OwningOpRef<mlir::ModuleOp> module,
   compile.overrideDir = opts->overrideDir;
   compile.useCache = !opts->noCache;
   compile.boundsCheck = opts->boundsCheck;
-  if (compile.boundsCheck && compile.target == "cpu") {
-    // The pipeline is given explicitly: turn the check on in it.
-    for (tpx::Stage &stage : compile.pipelineOverride->getStages()) {
-      int index = stage.find("convert-tt-to-cpu");
-      if (index >= 0)
-        stage.passes[index].options = "bounds-check=true";
-    }
-  }
   auto result = tpx::compileModule(std::move(module), compile);
   if (!result)
     return fail(result.takeError());
@@ -213,6 +205,10 @@ int main(int argc, char **argv) {
     if (!pipeline)
       return fail(pipeline.takeError());
   }
+
+  if (opts->boundsCheck && opts->target == "cpu")
+    if (llvm::Error error = tpx::enableBoundsCheck(*pipeline))
+      return fail(std::move(error));
 
   if (opts->dumpPipeline)
     return writeOutput(pipeline->print());

@@ -48,6 +48,10 @@ compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
 /// the LLVM version); part of every cache key.
 std::string getCompilerIdentity();
 
+/// Turns on bounds checking in the CPU lowering entry of `pipeline`
+/// (idempotent); an error if the pipeline does not run convert-tt-to-cpu.
+llvm::Error enableBoundsCheck(Pipeline &pipeline);
+
 /// The pipeline a compile with `options` runs on `module`.
 llvm::Expected<Pipeline> getCompilePipeline(mlir::ModuleOp module,
                                             const CompileOptions &options);
