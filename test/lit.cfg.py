@@ -26,3 +26,7 @@ config.substitutions.append(
 config.substitutions.append(
     ("%example_plugins", os.path.join(config.tpx_obj_root, "plugins")))
 config.substitutions.append(("%tpx_build", config.tpx_obj_root))
+
+# ptxas and libdevice: tests of the sm_90a ptx/cubin stages need them.
+if config.have_cuda_toolkit:
+    config.available_features.add("cuda-toolkit")
