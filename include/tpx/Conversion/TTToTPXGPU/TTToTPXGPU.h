@@ -1,0 +1,50 @@
+//===- TTToTPXGPU.h - placing tt tensors in tpxgpu layouts ------*- C++ -*-===//
+#ifndef TPX_CONVERSION_TTTOTPXGPU_TTTOTPXGPU_H
+#define TPX_CONVERSION_TTTOTPXGPU_TTTOTPXGPU_H
+
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace tpx {
+
+#define GEN_PASS_DECL
+#include "tpx/Conversion/TTToTPXGPU/TTToTPXGPUPasses.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "tpx/Conversion/TTToTPXGPU/TTToTPXGPUPasses.h.inc"
+
+namespace tpxgpu {
+
+/// The layout convert-tt-to-tpxgpu gives a tensor no op constrains: order
+/// fastest-last-dimension first, each thread holding one vector of up to 16
+/// bytes along the last dimension, threads and then warps spread from the
+/// fastest dimension to the slowest; what is left over replicates along the
+/// slowest dimension. For a tensor of pointers the vector width follows the
+/// pointee, so that the pointers and the values loaded through them share
+/// one layout. `shape` must have power-of-two dimensions.
+BlockedEncodingAttr getDefaultBlockedLayout(mlir::MLIRContext *context,
+                                            llvm::ArrayRef<int64_t> shape,
+                                            mlir::Type elementType,
+                                            unsigned numWarps,
+                                            unsigned threadsPerWarp);
+
+/// The MMA accumulator layout convert-tt-to-tpxgpu picks for an MxN dot
+/// result, or null when no MMA layout fits (the caller falls back to a
+/// blocked-parent FMA dot): mma.sync (version 2, m16n8) with the warps
+/// split between M and N.
+NvidiaMmaEncodingAttr chooseNvidiaMmaLayout(mlir::MLIRContext *context,
+                                            llvm::ArrayRef<int64_t> shape,
+                                            unsigned numWarps,
+                                            unsigned threadsPerWarp);
+
+/// kWidth of a dot operand with elements of `elementType` under an
+/// mma.sync parent: the K elements one 32-bit register holds.
+unsigned getMmaOperandKWidth(mlir::Type elementType);
+
+} // namespace tpxgpu
+} // namespace tpx
+
+#endif // TPX_CONVERSION_TTTOTPXGPU_TTTOTPXGPU_H

@@ -1,0 +1,111 @@
+//===- LayoutChoice.cpp - the layouts convert-tt-to-tpxgpu picks ----------===//
+//
+// Pure functions from a tensor shape (and the module's warp configuration) to
+// a layout, kept apart from the IR walk so that later passes (and tests) can
+// ask for the same choices.
+//
+//===----------------------------------------------------------------------===//
+#include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
+
+#include "tpx/Dialect/TT/IR/TTTypes.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace tpx;
+using namespace tpx::tpxgpu;
+
+/// Bytes one element occupies in memory. A tensor of pointers is laid out
+/// for what it points to: the loads and stores through it move pointees, and
+/// the pointer tensor and the loaded tensor should agree without a
+/// conversion.
+static unsigned getAccessBytes(Type elementType) {
+  if (auto pointer = dyn_cast<tt::PointerType>(elementType)) {
+    Type pointee = pointer.getPointeeType();
+    if (pointee.isIntOrFloat())
+      return std::max(1u, pointee.getIntOrFloatBitWidth() / 8);
+    return 8; // a pointer to pointers (or to a block): a 64-bit address
+  }
+  if (elementType.isIntOrFloat())
+    return std::max(1u, elementType.getIntOrFloatBitWidth() / 8);
+  return 8;
+}
+
+BlockedEncodingAttr tpxgpu::getDefaultBlockedLayout(MLIRContext *context,
+                                                    ArrayRef<int64_t> shape,
+                                                    Type elementType,
+                                                    unsigned numWarps,
+                                                    unsigned threadsPerWarp) {
+  unsigned rank = shape.size();
+  assert(rank > 0 && "a blocked layout needs at least one dimension");
+  SmallVector<unsigned> sizePerThread(rank, 1), threads(rank, 1),
+      warps(rank, 1), order(rank);
+  for (unsigned i = 0; i < rank; ++i)
+    order[i] = rank - 1 - i;
+
+  // One 16-byte access per thread is the widest global load/store; a
+  // dimension smaller than that caps the vector (no thread holds padding).
+  unsigned vector =
+      llvm::bit_floor(std::max(1u, 16 / getAccessBytes(elementType)));
+  sizePerThread[rank - 1] =
+      static_cast<unsigned>(std::min<int64_t>(vector, shape[rank - 1]));
+
+  // Threads, then warps, fill dimensions fastest first so that neighbouring
+  // lanes touch neighbouring vectors (coalescing). Whatever the tensor
+  // cannot use replicates along the slowest dimension, keeping the products
+  // equal to the warp size and the warp count as the module requires.
+  auto distribute = [&](SmallVectorImpl<unsigned> &counts, unsigned total,
+                        auto coveredBefore) {
+    unsigned left = total;
+    for (unsigned dim : order) {
+      int64_t room = std::max<int64_t>(1, shape[dim] / coveredBefore(dim));
+      unsigned here = static_cast<unsigned>(std::min<int64_t>(left, room));
+      counts[dim] = here;
+      left /= here;
+    }
+    counts[order.back()] *= left;
+  };
+  distribute(threads, threadsPerWarp,
+             [&](unsigned dim) -> int64_t { return sizePerThread[dim]; });
+  distribute(warps, numWarps, [&](unsigned dim) -> int64_t {
+    return int64_t(sizePerThread[dim]) * threads[dim];
+  });
+  return BlockedEncodingAttr::get(context, sizePerThread, threads, warps,
+                                  order);
+}
+
+NvidiaMmaEncodingAttr tpxgpu::chooseNvidiaMmaLayout(MLIRContext *context,
+                                                    ArrayRef<int64_t> shape,
+                                                    unsigned numWarps,
+                                                    unsigned threadsPerWarp) {
+  // mma.sync is an NVIDIA 32-lane instruction on 2-D tiles made of 16x8
+  // accumulator fragments.
+  constexpr int64_t kInstrM = 16, kInstrN = 8;
+  if (threadsPerWarp != 32 || shape.size() != 2 || shape[0] % kInstrM != 0 ||
+      shape[1] % kInstrN != 0)
+    return {};
+  // Split the warps between M and N while each still gets a whole fragment,
+  // preferring M (rows of A are then read by one warp each); warps beyond
+  // the fragment count replicate along M.
+  unsigned warpsM = 1, warpsN = 1;
+  int64_t tilesM = shape[0] / kInstrM, tilesN = shape[1] / kInstrN;
+  for (unsigned left = numWarps; left > 1; left /= 2) {
+    bool roomM = tilesM / warpsM > 1, roomN = tilesN / warpsN > 1;
+    if (roomM && (warpsM <= warpsN || !roomN))
+      warpsM *= 2;
+    else if (roomN)
+      warpsN *= 2;
+    else
+      warpsM *= 2;
+  }
+  return NvidiaMmaEncodingAttr::get(context, /*version=*/2, {warpsM, warpsN},
+                                    {unsigned(kInstrM), unsigned(kInstrN)});
+}
+
+unsigned tpxgpu::getMmaOperandKWidth(Type elementType) {
+  unsigned bits =
+      elementType.isIntOrFloat() ? elementType.getIntOrFloatBitWidth() : 32;
+  return std::max(1u, 32 / std::max(1u, bits));
+}

@@ -1,0 +1,590 @@
+//===- TTToTPXGPUPass.cpp - the convert-tt-to-tpxgpu pass -----------------===//
+//
+// Gives every ranked tensor of a TTIR module a tpxgpu distributed layout.
+// There is no type converter: one walk in program order visits each op after
+// the definitions of its operands (loop-carried values get their types at the
+// loop, before the body is visited), decides the layouts the op needs for its
+// operands and produces for its results, converts operands that do not match
+// with tpxgpu.convert_layout, and sets the result types in place. Region ops
+// (scf.for/while/if, tt.reduce/scan) are handled at their boundaries.
+//
+//===----------------------------------------------------------------------===//
+#include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
+
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
+#include "tpx/Dialect/TT/IR/TTOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace tpx {
+#define GEN_PASS_DEF_CONVERTTTTOTPXGPU
+#include "tpx/Conversion/TTToTPXGPU/TTToTPXGPUPasses.h.inc"
+} // namespace tpx
+
+using namespace mlir;
+using namespace tpx;
+using namespace tpx::tpxgpu;
+
+/// Dialects whose ops the pass knows how to place: TTIR is made of these.
+/// An op of another dialect that carries tensors is reported, not guessed at.
+static bool isKnownDialect(Operation *op) {
+  StringRef ns = op->getName().getDialectNamespace();
+  return ns == "tt" || ns == "arith" || ns == "math" || ns == "scf" ||
+         ns == "ub";
+}
+
+static bool hasTensors(Operation *op) {
+  auto isTensor = [](Type type) { return isa<RankedTensorType>(type); };
+  return llvm::any_of(op->getOperandTypes(), isTensor) ||
+         llvm::any_of(op->getResultTypes(), isTensor);
+}
+
+/// Layouts other ops may take over as they are: blocked and slices of it.
+/// MMA accumulators and dot operands only live right around a tt.dot.
+static bool isPlainLayout(Attribute layout) {
+  return isa_and_nonnull<BlockedEncodingAttr, SliceEncodingAttr>(layout);
+}
+
+namespace {
+class LayoutAssigner {
+public:
+  LayoutAssigner(MLIRContext *context, unsigned numWarps,
+                 unsigned threadsPerWarp)
+      : context(context), numWarps(numWarps), threadsPerWarp(threadsPerWarp) {}
+
+  LogicalResult run(ModuleOp module);
+
+private:
+  LogicalResult checkInput(ModuleOp module);
+  LogicalResult processFunc(tt::FuncOp func);
+  LogicalResult processBlock(Block &block);
+  LogicalResult processOp(Operation *op);
+
+  LogicalResult processFor(scf::ForOp op);
+  LogicalResult processWhile(scf::WhileOp op);
+  LogicalResult processIf(scf::IfOp op);
+  LogicalResult processReduce(tt::ReduceOp op);
+  LogicalResult processScan(tt::ScanOp op);
+  LogicalResult processDot(tt::DotOp op);
+  void processExpandDims(tt::ExpandDimsOp op);
+  void processBroadcast(tt::BroadcastOp op);
+  void processMakeRange(tt::MakeRangeOp op);
+  LogicalResult processConstant(arith::ConstantOp op);
+  void processElementwise(Operation *op);
+  void processMemoryAccess(Operation *op);
+  void placeAllDefault(Operation *op);
+
+  Attribute getDefaultLayout(RankedTensorType type) const {
+    return getDefaultBlockedLayout(context, type.getShape(),
+                                   type.getElementType(), numWarps,
+                                   threadsPerWarp);
+  }
+  static RankedTensorType withLayout(Type type, Attribute layout) {
+    auto tensor = cast<RankedTensorType>(type);
+    return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
+                                 layout);
+  }
+  /// Sets every tensor result of `op` to its default layout.
+  void setDefaultResults(Operation *op) {
+    for (Value result : op->getResults())
+      if (auto tensor = dyn_cast<RankedTensorType>(result.getType()))
+        result.setType(withLayout(tensor, getDefaultLayout(tensor)));
+  }
+  /// Makes operand `index` of `user` carry `layout`, converting before
+  /// `user` when the value has another one.
+  void convertOperand(Operation *user, unsigned index, Attribute layout) {
+    Value value = user->getOperand(index);
+    auto type = withLayout(value.getType(), layout);
+    if (value.getType() == type)
+      return;
+    OpBuilder builder(user);
+    Value converted =
+        ConvertLayoutOp::create(builder, user->getLoc(), type, value);
+    user->setOperand(index, converted);
+  }
+  void convertOperandToType(Operation *user, unsigned index, Type type) {
+    if (auto tensor = dyn_cast<RankedTensorType>(type))
+      convertOperand(user, index, tensor.getEncoding());
+  }
+
+  MLIRContext *context;
+  unsigned numWarps;
+  unsigned threadsPerWarp;
+};
+
+} // namespace
+
+/// Rejects what the pass cannot place before anything changes, naming the
+/// op: tensors that already carry an encoding (the input is not TTIR, or the
+/// pass ran twice) and shapes tpxgpu layouts cannot describe.
+LogicalResult LayoutAssigner::checkInput(ModuleOp module) {
+  auto check = [&](Operation *op, Type type) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor)
+      return success();
+    if (tensor.getEncoding())
+      return op->emitError("convert-tt-to-tpxgpu: '")
+             << op->getName() << "' has a tensor that already carries a "
+             << "layout (" << type << "); the pass expects TTIR";
+    if (tensor.getRank() == 0 ||
+        llvm::any_of(tensor.getShape(), [](int64_t size) {
+          return size <= 0 || !llvm::isPowerOf2_64(size);
+        }))
+      return op->emitError("convert-tt-to-tpxgpu: cannot place '")
+             << op->getName() << "': tpxgpu layouts need tensors of rank >= 1 "
+             << "with power-of-two dimensions, got " << type;
+    return success();
+  };
+  WalkResult result = module.walk([&](Operation *op) {
+    // A declaration has no block arguments to check; its signature does.
+    if (auto func = dyn_cast<tt::FuncOp>(op))
+      for (Type type : llvm::concat<const Type>(func.getArgumentTypes(),
+                                                func.getResultTypes()))
+        if (failed(check(op, type)))
+          return WalkResult::interrupt();
+    for (Type type : op->getOperandTypes())
+      if (failed(check(op, type)))
+        return WalkResult::interrupt();
+    for (Type type : op->getResultTypes())
+      if (failed(check(op, type)))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (Type type : block.getArgumentTypes())
+          if (failed(check(op, type)))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+LogicalResult LayoutAssigner::run(ModuleOp module) {
+  if (failed(checkInput(module)))
+    return failure();
+  Builder builder(context);
+  module->setAttr(TPXGPUDialect::kNumWarpsAttrName,
+                  builder.getI32IntegerAttr(numWarps));
+  module->setAttr(TPXGPUDialect::kThreadsPerWarpAttrName,
+                  builder.getI32IntegerAttr(threadsPerWarp));
+  for (Operation &op : module.getBody()->getOperations()) {
+    if (auto func = dyn_cast<tt::FuncOp>(op)) {
+      if (failed(processFunc(func)))
+        return failure();
+    } else if (hasTensors(&op) || op.getNumRegions() != 0) {
+      return op.emitError("convert-tt-to-tpxgpu: cannot place '")
+             << op.getName() << "' at module level; expected tt.func";
+    }
+  }
+  return success();
+}
+
+/// Kernels take scalars and pointers; a device function that takes or
+/// returns tensors gets the default layouts in its signature, which its
+/// callers convert to (see tt.call in processOp).
+LogicalResult LayoutAssigner::processFunc(tt::FuncOp func) {
+  FunctionType type = func.getFunctionType();
+  auto place = [&](Type t) -> Type {
+    if (auto tensor = dyn_cast<RankedTensorType>(t))
+      return withLayout(tensor, getDefaultLayout(tensor));
+    return t;
+  };
+  SmallVector<Type> inputs, results;
+  llvm::transform(type.getInputs(), std::back_inserter(inputs), place);
+  llvm::transform(type.getResults(), std::back_inserter(results), place);
+  func.setFunctionType(FunctionType::get(context, inputs, results));
+  if (func.isExternal())
+    return success();
+  for (BlockArgument arg : func.getBody().front().getArguments())
+    arg.setType(place(arg.getType()));
+  for (Block &block : func.getBody())
+    if (failed(processBlock(block)))
+      return failure();
+  return success();
+}
+
+LogicalResult LayoutAssigner::processBlock(Block &block) {
+  // Conversions are inserted before the op being placed (and after a
+  // tt.dot), never where the iterator has yet to go, so early increment
+  // visits exactly the original ops.
+  for (Operation &op : llvm::make_early_inc_range(block))
+    if (failed(processOp(&op)))
+      return failure();
+  return success();
+}
+
+LogicalResult LayoutAssigner::processOp(Operation *op) {
+  // Terminators of scf regions are placed by their parent, which knows the
+  // types the region must produce.
+  if (isa<scf::YieldOp, scf::ConditionOp, ConvertLayoutOp>(op))
+    return success();
+  if (auto forOp = dyn_cast<scf::ForOp>(op))
+    return processFor(forOp);
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+    return processWhile(whileOp);
+  if (auto ifOp = dyn_cast<scf::IfOp>(op))
+    return processIf(ifOp);
+  if (auto reduce = dyn_cast<tt::ReduceOp>(op))
+    return processReduce(reduce);
+  if (auto scan = dyn_cast<tt::ScanOp>(op))
+    return processScan(scan);
+  if (auto dot = dyn_cast<tt::DotOp>(op))
+    return processDot(dot);
+  if (auto expand = dyn_cast<tt::ExpandDimsOp>(op)) {
+    processExpandDims(expand);
+    return success();
+  }
+  if (auto broadcast = dyn_cast<tt::BroadcastOp>(op)) {
+    processBroadcast(broadcast);
+    return success();
+  }
+  if (auto range = dyn_cast<tt::MakeRangeOp>(op)) {
+    processMakeRange(range);
+    return success();
+  }
+  if (auto constant = dyn_cast<arith::ConstantOp>(op))
+    return processConstant(constant);
+  if (auto ret = dyn_cast<tt::ReturnOp>(op)) {
+    auto func = ret->getParentOfType<tt::FuncOp>();
+    for (auto [index, type] : llvm::enumerate(func.getResultTypes()))
+      convertOperandToType(op, index, type);
+    return success();
+  }
+  if (isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op)) {
+    processMemoryAccess(op);
+    return success();
+  }
+  // Callees have default signatures (processFunc).
+  if (isa<tt::CallOp>(op)) {
+    placeAllDefault(op);
+    return success();
+  }
+
+  if (!hasTensors(op)) {
+    // Scalar code; its regions (tt.map_elementwise bodies, scalar scf)
+    // may still hold tensors.
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (failed(processBlock(block)))
+          return failure();
+    return success();
+  }
+  // tt.map_elementwise's body works on scalars; it is placed like any
+  // elementwise op.
+  if (!isKnownDialect(op) ||
+      (op->getNumRegions() != 0 && !isa<tt::MapElementwiseOp>(op)))
+    return op->emitError("convert-tt-to-tpxgpu: cannot place the tensor "
+                         "layouts of '")
+           << op->getName() << "'; the pass knows tt, arith, math, ub and "
+           << "scf (for, while, if) ops";
+
+  // Elementwise: every tensor operand and result has one shape.
+  std::optional<ArrayRef<int64_t>> shape;
+  bool sameShape = true;
+  for (Type type : llvm::concat<Type>(op->getOperandTypes(),
+                                      op->getResultTypes())) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor)
+      continue;
+    if (!shape)
+      shape = tensor.getShape();
+    else if (*shape != tensor.getShape())
+      sameShape = false;
+  }
+  if (sameShape) {
+    processElementwise(op);
+    return success();
+  }
+  // Shape ops without a layout relation the pass exploits (trans, reshape,
+  // cat, join, split, gather, histogram, descriptor ops, dot_scaled): the
+  // operands stay as they are and the results start in the default layout.
+  setDefaultResults(op);
+  return success();
+}
+
+/// Accesses through a tensor of pointers are coalesced in the default
+/// layout of the pointers; the mask, the other/stored values and the loaded
+/// result are element-for-element companions of the pointers and must share
+/// their layout (the tt verifiers insist). Through a block pointer there is
+/// no pointer tensor and the result takes its own default layout.
+void LayoutAssigner::processMemoryAccess(Operation *op) {
+  auto pointers = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  if (!pointers) {
+    placeAllDefault(op);
+    return;
+  }
+  Attribute layout = getDefaultLayout(pointers);
+  for (OpOperand &operand : op->getOpOperands())
+    if (isa<RankedTensorType>(operand.get().getType()))
+      convertOperand(op, operand.getOperandNumber(), layout);
+  for (Value result : op->getResults())
+    if (isa<RankedTensorType>(result.getType()))
+      result.setType(withLayout(result.getType(), layout));
+}
+
+void LayoutAssigner::placeAllDefault(Operation *op) {
+  for (OpOperand &operand : op->getOpOperands())
+    if (auto tensor = dyn_cast<RankedTensorType>(operand.get().getType()))
+      convertOperand(op, operand.getOperandNumber(), getDefaultLayout(tensor));
+  setDefaultResults(op);
+}
+
+void LayoutAssigner::processElementwise(Operation *op) {
+  // Take the operands' layout when they agree on a plain one, so chains of
+  // elementwise ops need no conversions; otherwise meet in the default
+  // layout of the first tensor operand.
+  Attribute common;
+  RankedTensorType first;
+  bool agree = true;
+  for (Value operand : op->getOperands()) {
+    auto tensor = dyn_cast<RankedTensorType>(operand.getType());
+    if (!tensor)
+      continue;
+    if (!first) {
+      first = tensor;
+      common = tensor.getEncoding();
+    } else if (tensor.getEncoding() != common) {
+      agree = false;
+    }
+  }
+  if (!first) {
+    // Only results are tensors (splat, constants built by other ops).
+    setDefaultResults(op);
+    return;
+  }
+  Attribute layout =
+      agree && isPlainLayout(common) ? common : getDefaultLayout(first);
+  for (OpOperand &operand : op->getOpOperands())
+    if (isa<RankedTensorType>(operand.get().getType()))
+      convertOperand(op, operand.getOperandNumber(), layout);
+  for (Value result : op->getResults())
+    if (isa<RankedTensorType>(result.getType()))
+      result.setType(withLayout(result.getType(), layout));
+}
+
+/// A range consumed only by expand_dims along one axis (the usual
+/// `offs[:, None]`) starts in the slice layout the expand_dims needs, so no
+/// conversion is needed there.
+void LayoutAssigner::processMakeRange(tt::MakeRangeOp op) {
+  Attribute layout;
+  for (Operation *user : op->getUsers()) {
+    auto expand = dyn_cast<tt::ExpandDimsOp>(user);
+    if (!expand) {
+      layout = {};
+      break;
+    }
+    Attribute parent = getDefaultLayout(expand.getType());
+    Attribute slice = SliceEncodingAttr::get(
+        context, expand.getAxisAttr().getInt(), parent);
+    if (layout && layout != slice) {
+      layout = {};
+      break;
+    }
+    layout = slice;
+  }
+  if (!layout)
+    layout = getDefaultLayout(op.getType());
+  op.getResult().setType(withLayout(op.getType(), layout));
+}
+
+LogicalResult LayoutAssigner::processConstant(arith::ConstantOp op) {
+  auto tensor = dyn_cast<RankedTensorType>(op.getType());
+  if (!tensor)
+    return success();
+  auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+  if (!dense)
+    return op.emitError("convert-tt-to-tpxgpu: cannot place a tensor "
+                        "constant whose value is not a dense elements "
+                        "attribute: ")
+           << op.getValue();
+  RankedTensorType type = withLayout(tensor, getDefaultLayout(tensor));
+  op.setValueAttr(dense.reshape(type));
+  op.getResult().setType(type);
+  return success();
+}
+
+/// expand_dims reads its operand in slice<{dim = axis, parent = L}> and
+/// produces L. An operand already in such a slice gives its parent back;
+/// otherwise L is the default layout of the result and the operand is
+/// converted to the slice.
+void LayoutAssigner::processExpandDims(tt::ExpandDimsOp op) {
+  unsigned axis = op.getAxisAttr().getInt();
+  auto srcType = op.getSrc().getType();
+  Attribute parent;
+  if (auto slice = dyn_cast_or_null<SliceEncodingAttr>(srcType.getEncoding());
+      slice && slice.getDim() == axis)
+    parent = slice.getParent();
+  else
+    parent = getDefaultLayout(op.getType());
+  convertOperand(op, 0, SliceEncodingAttr::get(context, axis, parent));
+  op.getResult().setType(withLayout(op.getType(), parent));
+}
+
+/// A broadcast keeps the layout across the stretch: the result takes the
+/// default layout of its own (full) shape and the small operand is
+/// converted to it, which is cheaper than converting the full tensor later
+/// for its coalesced users.
+void LayoutAssigner::processBroadcast(tt::BroadcastOp op) {
+  Attribute layout = getDefaultLayout(op.getType());
+  convertOperand(op, 0, layout);
+  op.getResult().setType(withLayout(op.getType(), layout));
+}
+
+/// A reduction keeps its operands' layout L and produces
+/// slice<{dim = axis, parent = L}>; a 1-D reduction produces scalars. The
+/// combine region works on scalars and is left alone.
+LogicalResult LayoutAssigner::processReduce(tt::ReduceOp op) {
+  auto first = cast<RankedTensorType>(op.getSrcs().front().getType());
+  Attribute layout = first.getEncoding();
+  if (!isPlainLayout(layout))
+    layout = getDefaultLayout(first);
+  for (unsigned i = 0, e = op.getSrcs().size(); i < e; ++i)
+    convertOperand(op, i, layout);
+  if (first.getRank() > 1) {
+    Attribute slice = SliceEncodingAttr::get(context, op.getAxis(), layout);
+    for (Value result : op.getResults())
+      result.setType(withLayout(result.getType(), slice));
+  }
+  return processBlock(op.getCombineOp().front());
+}
+
+/// A scan keeps its operands' layout.
+LogicalResult LayoutAssigner::processScan(tt::ScanOp op) {
+  auto first = cast<RankedTensorType>(op.getSrcs().front().getType());
+  Attribute layout = first.getEncoding();
+  if (!isPlainLayout(layout))
+    layout = getDefaultLayout(first);
+  for (unsigned i = 0, e = op.getSrcs().size(); i < e; ++i)
+    convertOperand(op, i, layout);
+  for (Value result : op.getResults())
+    result.setType(withLayout(result.getType(), layout));
+  return processBlock(op.getCombineOp().front());
+}
+
+/// tt.dot reads A and B in dot_op layouts of an MMA accumulator layout and
+/// accumulates in that layout; the result is converted back to the default
+/// blocked layout right away so that the rest of the kernel (and loops that
+/// carry the accumulator) only see plain layouts. Tiles no mma.sync layout
+/// fits (not 2-D, not whole 16x8 fragments, 64-lane warps) use a
+/// blocked-parent (FMA) dot instead.
+LogicalResult LayoutAssigner::processDot(tt::DotOp op) {
+  auto resultType = op.getType();
+  Attribute blocked = getDefaultLayout(resultType);
+  Attribute accumulator = chooseNvidiaMmaLayout(
+      context, resultType.getShape(), numWarps, threadsPerWarp);
+  Attribute aLayout, bLayout;
+  if (accumulator) {
+    aLayout = DotOperandEncodingAttr::get(
+        context, 0, accumulator,
+        getMmaOperandKWidth(op.getA().getType().getElementType()));
+    bLayout = DotOperandEncodingAttr::get(
+        context, 1, accumulator,
+        getMmaOperandKWidth(op.getB().getType().getElementType()));
+  } else {
+    accumulator = blocked;
+    aLayout = DotOperandEncodingAttr::get(context, 0, blocked, 0);
+    bLayout = DotOperandEncodingAttr::get(context, 1, blocked, 0);
+  }
+  convertOperand(op, 0, aLayout);
+  convertOperand(op, 1, bLayout);
+  convertOperand(op, 2, accumulator);
+  Value result = op.getResult();
+  result.setType(withLayout(resultType, accumulator));
+  if (accumulator == blocked)
+    return success();
+  OpBuilder builder(op);
+  builder.setInsertionPointAfter(op);
+  auto back = ConvertLayoutOp::create(builder, op.getLoc(),
+                                      withLayout(resultType, blocked), result);
+  result.replaceAllUsesExcept(back, back);
+  return success();
+}
+
+/// Loop-carried values keep the layout of their init: the region argument
+/// and the loop result take the init's type, and the yielded value is
+/// converted to it at the end of the body.
+LogicalResult LayoutAssigner::processFor(scf::ForOp op) {
+  for (auto [init, arg, result] :
+       llvm::zip(op.getInitArgs(), op.getRegionIterArgs(), op.getResults())) {
+    arg.setType(init.getType());
+    result.setType(init.getType());
+  }
+  if (failed(processBlock(*op.getBody())))
+    return failure();
+  Operation *yield = op.getBody()->getTerminator();
+  for (auto [index, arg] : llvm::enumerate(op.getRegionIterArgs()))
+    convertOperandToType(yield, index, arg.getType());
+  return success();
+}
+
+/// The "before" arguments take the inits' types (and the yield of "after"
+/// is converted to them); the "after" arguments and the results take the
+/// types scf.condition forwards.
+LogicalResult LayoutAssigner::processWhile(scf::WhileOp op) {
+  Block &before = op.getBefore().front();
+  Block &after = op.getAfter().front();
+  for (auto [init, arg] : llvm::zip(op.getInits(), before.getArguments()))
+    arg.setType(init.getType());
+  if (failed(processBlock(before)))
+    return failure();
+  scf::ConditionOp condition = op.getConditionOp();
+  for (auto [value, arg, result] :
+       llvm::zip(condition.getArgs(), after.getArguments(), op.getResults())) {
+    arg.setType(value.getType());
+    result.setType(value.getType());
+  }
+  if (failed(processBlock(after)))
+    return failure();
+  Operation *yield = after.getTerminator();
+  for (auto [index, arg] : llvm::enumerate(before.getArguments()))
+    convertOperandToType(yield, index, arg.getType());
+  return success();
+}
+
+/// Results take the types the "then" branch yields; the "else" branch is
+/// converted to them.
+LogicalResult LayoutAssigner::processIf(scf::IfOp op) {
+  if (failed(processBlock(*op.thenBlock())))
+    return failure();
+  if (op.elseBlock() && failed(processBlock(*op.elseBlock())))
+    return failure();
+  if (op.getNumResults() == 0)
+    return success();
+  Operation *thenYield = op.thenBlock()->getTerminator();
+  Operation *elseYield = op.elseBlock()->getTerminator();
+  for (auto [index, result] : llvm::enumerate(op.getResults())) {
+    Type type = thenYield->getOperand(index).getType();
+    convertOperandToType(elseYield, index, type);
+    result.setType(type);
+  }
+  return success();
+}
+
+namespace {
+struct ConvertTTToTPXGPUPass
+    : tpx::impl::ConvertTTToTPXGPUBase<ConvertTTToTPXGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (numWarps == 0 || !llvm::isPowerOf2_32(numWarps)) {
+      module.emitError("convert-tt-to-tpxgpu: num-warps must be a positive "
+                       "power of two, got ")
+          << unsigned(numWarps);
+      return signalPassFailure();
+    }
+    if (threadsPerWarp != 32 && threadsPerWarp != 64) {
+      module.emitError("convert-tt-to-tpxgpu: threads-per-warp must be 32 "
+                       "(NVIDIA) or 64 (AMD CDNA), got ")
+          << unsigned(threadsPerWarp);
+      return signalPassFailure();
+    }
+    LayoutAssigner assigner(&getContext(), numWarps, threadsPerWarp);
+    if (failed(assigner.run(module)))
+      signalPassFailure();
+  }
+};
+} // namespace
