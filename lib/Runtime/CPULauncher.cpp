@@ -76,7 +76,11 @@ loadKernel(const Artifact &artifact) {
 static llvm::Expected<LoadedKernel *> getLoadedKernel(const Artifact &artifact) {
   static std::mutex mutex;
   static std::map<std::string, std::unique_ptr<LoadedKernel>> kernels;
-  std::string key = sha256Hex(artifact.binary) + artifact.entryPoint;
+  // A cached artifact already names its binary by content; hash only
+  // uncached ones (a launch should not rehash the same object every time).
+  std::string key = (artifact.cacheKey.empty() ? sha256Hex(artifact.binary)
+                                               : artifact.cacheKey) +
+                    artifact.entryPoint;
   std::lock_guard<std::mutex> lock(mutex);
   auto it = kernels.find(key);
   if (it != kernels.end())
