@@ -62,55 +62,69 @@ static Error checkNamesAreFree(RegistryState &state,
     if (loaded->name == plugin)
       return makeError("duplicate plugin name '" + plugin +
                        "': already loaded from " + loaded->file.path);
-  llvm::StringSet<> seen;
-  for (size_t i = 0; i < info.numPasses; ++i) {
-    StringRef name = info.passes[i].name;
-    if (!seen.insert(name).second)
-      return makeError("duplicate pass name '" + name +
-                       "': declared twice by plugin '" + plugin + "'");
-    auto owner = state.passOwners.find(name);
-    if (owner != state.passOwners.end())
-      return makeError("duplicate pass name '" + name +
-                       "': already registered by plugin '" + owner->second +
-                       "'");
-    if (mlir::PassInfo::lookup(name) || mlir::PassPipelineInfo::lookup(name))
-      return makeError("duplicate pass name '" + name +
-                       "': a tpx or MLIR pass is already registered under it");
-  }
-  seen.clear();
-  for (size_t i = 0; i < info.numDialects; ++i) {
-    StringRef name = info.dialects[i].name;
-    if (!seen.insert(name).second)
-      return makeError("duplicate dialect name '" + name +
-                       "': declared twice by plugin '" + plugin + "'");
-    auto owner = state.dialectOwners.find(name);
-    if (owner != state.dialectOwners.end())
-      return makeError(
-          "duplicate dialect name '" + name + "': already provided by " +
-          (owner->second == "tpx" ? std::string("tpx")
-                                  : "plugin '" + owner->second + "'"));
-  }
-  seen.clear();
-  for (size_t i = 0; i < info.numDslOps; ++i) {
-    StringRef name = info.dslOps[i].name;
-    if (!seen.insert(name).second)
-      return makeError("duplicate DSL op name '" + name +
-                       "': declared twice by plugin '" + plugin + "'");
-    for (const PluginDslOp &op : state.dslOps)
-      if (name == op.info->name)
-        return makeError("duplicate DSL op name '" + name +
-                         "': already provided by plugin '" + op.plugin + "'");
-  }
-  seen.clear();
-  for (size_t i = 0; i < info.numExtensions; ++i) {
-    StringRef name = info.extensions[i].name;
-    if (!seen.insert(name).second)
-      return makeError("duplicate pipeline extension name '" + name +
-                       "': declared twice by plugin '" + plugin + "'");
-    if (const PipelineExtension *existing = lookupPipelineExtension(name))
-      return makeError("duplicate pipeline extension name '" + name +
-                       "': already provided by '" + existing->provider + "'");
-  }
+  // Each kind of name: none declared twice by the plugin, none already
+  // taken (`takenBy` says by whom, as the end of the message, or "").
+  auto check = [&](StringRef kind, auto names,
+                   auto takenBy) -> Error {
+    llvm::StringSet<> seen;
+    for (StringRef name : names) {
+      if (!seen.insert(name).second)
+        return makeError("duplicate " + kind + " name '" + name +
+                         "': declared twice by plugin '" + plugin + "'");
+      std::string owner = takenBy(name);
+      if (!owner.empty())
+        return makeError("duplicate " + kind + " name '" + name + "': " +
+                         owner);
+    }
+    return Error::success();
+  };
+  auto namesOf = [](const auto *items, size_t count) {
+    std::vector<StringRef> names;
+    for (size_t i = 0; i < count; ++i)
+      names.push_back(items[i].name);
+    return names;
+  };
+  if (Error error = check(
+          "pass", namesOf(info.passes, info.numPasses),
+          [&](StringRef name) -> std::string {
+            auto owner = state.passOwners.find(name);
+            if (owner != state.passOwners.end())
+              return "already registered by plugin '" + owner->second + "'";
+            if (mlir::PassInfo::lookup(name) ||
+                mlir::PassPipelineInfo::lookup(name))
+              return "a tpx or MLIR pass is already registered under it";
+            return "";
+          }))
+    return error;
+  if (Error error = check(
+          "dialect", namesOf(info.dialects, info.numDialects),
+          [&](StringRef name) -> std::string {
+            auto owner = state.dialectOwners.find(name);
+            if (owner == state.dialectOwners.end())
+              return "";
+            return "already provided by " +
+                   (owner->second == "tpx" ? std::string("tpx")
+                                           : "plugin '" + owner->second + "'");
+          }))
+    return error;
+  if (Error error = check("DSL op", namesOf(info.dslOps, info.numDslOps),
+                          [&](StringRef name) -> std::string {
+                            for (const PluginDslOp &op : state.dslOps)
+                              if (name == op.info->name)
+                                return "already provided by plugin '" +
+                                       op.plugin + "'";
+                            return "";
+                          }))
+    return error;
+  if (Error error = check(
+          "pipeline extension", namesOf(info.extensions, info.numExtensions),
+          [&](StringRef name) -> std::string {
+            if (const PipelineExtension *existing =
+                    lookupPipelineExtension(name))
+              return "already provided by '" + existing->provider + "'";
+            return "";
+          }))
+    return error;
   return Error::success();
 }
 

@@ -69,6 +69,7 @@ private:
   LogicalResult processIf(scf::IfOp op);
   LogicalResult processReduce(tt::ReduceOp op);
   LogicalResult processScan(tt::ScanOp op);
+  Attribute placeSourcesInFirstLayout(Operation *op, ValueRange srcs);
   LogicalResult processDot(tt::DotOp op);
   void processExpandDims(tt::ExpandDimsOp op);
   void processBroadcast(tt::BroadcastOp op);
@@ -436,14 +437,22 @@ void LayoutAssigner::processBroadcast(tt::BroadcastOp op) {
 /// A reduction keeps its operands' layout L and produces
 /// slice<{dim = axis, parent = L}>; a 1-D reduction produces scalars. The
 /// combine region works on scalars and is left alone.
-LogicalResult LayoutAssigner::processReduce(tt::ReduceOp op) {
-  auto first = cast<RankedTensorType>(op.getSrcs().front().getType());
+/// The layout of the first of `srcs` (the default one when it has no plain
+/// layout), into which every source of `op` is converted.
+Attribute LayoutAssigner::placeSourcesInFirstLayout(Operation *op,
+                                                    ValueRange srcs) {
+  auto first = cast<RankedTensorType>(srcs.front().getType());
   Attribute layout = first.getEncoding();
   if (!isPlainLayout(layout))
     layout = getDefaultLayout(first);
-  for (unsigned i = 0, e = op.getSrcs().size(); i < e; ++i)
+  for (unsigned i = 0, e = srcs.size(); i < e; ++i)
     convertOperand(op, i, layout);
-  if (first.getRank() > 1) {
+  return layout;
+}
+
+LogicalResult LayoutAssigner::processReduce(tt::ReduceOp op) {
+  Attribute layout = placeSourcesInFirstLayout(op, op.getSrcs());
+  if (cast<RankedTensorType>(op.getSrcs().front().getType()).getRank() > 1) {
     Attribute slice = SliceEncodingAttr::get(context, op.getAxis(), layout);
     for (Value result : op.getResults())
       result.setType(withLayout(result.getType(), slice));
@@ -453,12 +462,7 @@ LogicalResult LayoutAssigner::processReduce(tt::ReduceOp op) {
 
 /// A scan keeps its operands' layout.
 LogicalResult LayoutAssigner::processScan(tt::ScanOp op) {
-  auto first = cast<RankedTensorType>(op.getSrcs().front().getType());
-  Attribute layout = first.getEncoding();
-  if (!isPlainLayout(layout))
-    layout = getDefaultLayout(first);
-  for (unsigned i = 0, e = op.getSrcs().size(); i < e; ++i)
-    convertOperand(op, i, layout);
+  Attribute layout = placeSourcesInFirstLayout(op, op.getSrcs());
   for (Value result : op.getResults())
     result.setType(withLayout(result.getType(), layout));
   return processBlock(op.getCombineOp().front());
