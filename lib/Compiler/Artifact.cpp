@@ -15,6 +15,7 @@ llvm::json::Value Artifact::metadataToJSON() const {
                             {"num_warps", numWarps},
                             {"num_stages", numStages},
                             {"shared_memory", sharedMemory},
+                            {"block_threads", blockThreads},
                             {"entry_point", entryPoint},
                             {"binary_sha256", sha256Hex(binary)},
                             {"binary_bytes", static_cast<int64_t>(binary.size())},
@@ -50,6 +51,9 @@ llvm::Expected<Artifact> Artifact::fromParts(llvm::StringRef metadataJSON,
   artifact.numWarps = static_cast<unsigned>(*numWarps);
   artifact.numStages = static_cast<unsigned>(*numStages);
   artifact.sharedMemory = static_cast<unsigned>(*shared);
+  // Absent in metadata written before SIMT code generation: one thread.
+  if (auto threads = object->getInteger("block_threads"))
+    artifact.blockThreads = static_cast<unsigned>(*threads);
   artifact.entryPoint = entry->str();
   artifact.binary = std::move(binary);
   if (auto key = object->getString("cache_key"))

@@ -1,6 +1,7 @@
 //===- Compiler.cpp - compile(module, target, options) -> Artifact --------===//
 #include "tpx/Compiler/Compiler.h"
 #include "tpx/Compiler/CompileCache.h"
+#include "tpx/Conversion/TPXGPUToNVVM/TPXGPUToNVVM.h"
 #include "tpx/Conversion/TTToCPU/TTToCPU.h"
 #include "tpx/Pipeline/PipelineExtension.h"
 #include "tpx/Pipeline/PipelineRunner.h"
@@ -34,6 +35,20 @@ llvm::Error tpx::enableBoundsCheck(Pipeline &pipeline) {
                    "this pipeline does not run");
 }
 
+/// The warp count reaches the layout assignment as its num-warps option,
+/// unless the pipeline text already sets one.
+static void applyNumWarps(Pipeline &pipeline, unsigned numWarps) {
+  for (Stage &stage : pipeline.getStages()) {
+    int index = stage.find("convert-tt-to-tpxgpu");
+    if (index < 0)
+      continue;
+    PassEntry &entry = stage.passes[index];
+    if (entry.options.find("num-warps") == std::string::npos)
+      entry.options += (entry.options.empty() ? "" : " ") +
+                       std::string("num-warps=") + std::to_string(numWarps);
+  }
+}
+
 llvm::Expected<Pipeline> tpx::getCompilePipeline(mlir::ModuleOp module,
                                                  const CompileOptions &options) {
   // An explicit pipeline runs as given (no selection on top of it); bounds
@@ -47,6 +62,7 @@ llvm::Expected<Pipeline> tpx::getCompilePipeline(mlir::ModuleOp module,
     if (auto error =
             applyPipelineExtensions(*pipeline, options.pipelineSelection))
       return std::move(error);
+  applyNumWarps(*pipeline, options.numWarps);
   // Bounds checking is a CPU runtime facility; GPU targets ignore it.
   if (options.boundsCheck && options.target == "cpu")
     if (auto error = enableBoundsCheck(*pipeline))
@@ -119,6 +135,13 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
   artifact.signature = std::move(*signature);
   artifact.numWarps = options.numWarps;
   artifact.numStages = options.numStages;
+  // The GPU lowering records the launch shape it generated code for.
+  if (auto threads = (*module)->getAttrOfType<mlir::IntegerAttr>(
+          kBlockThreadsAttr))
+    artifact.blockThreads = static_cast<unsigned>(threads.getInt());
+  if (auto shared = (*module)->getAttrOfType<mlir::IntegerAttr>(
+          kSharedBytesAttr))
+    artifact.sharedMemory = static_cast<unsigned>(shared.getInt());
   artifact.binary = std::move(output->output);
   artifact.entryPoint = *family == "cpu"
                             ? getCPUEntryPointName(artifact.signature.kernelName)

@@ -44,12 +44,19 @@ static const StageSpec kCpuStages[] = {
     {"llir", StageKind::MLIR, kCpuLLIRPasses},
     {"obj", StageKind::Emit, ""},
 };
-// NVIDIA, first correct path (docs/nvidia-target.md): the target-independent
-// part of the CPU lowering (tt -> tensors/loops, bufferization) with 64-bit
-// index, math to libdevice calls, no libm; the CPU runtime calls get device
-// definitions (vprintf, __assertfail) and every kernel an nvvm.kernel entry
-// that runs the program on one thread per block. ttgir is still empty.
+// NVIDIA (docs/nvidia-target.md). ttgir: tpx-nvidia-select-codegen decides
+// whether the SIMT code generator covers the kernel; if so, every tensor
+// gets a layout and llir starts with convert-tpxgpu-to-nvvm, which leaves
+// only scalar arith/math/scf/cf for the upstream conversions. Otherwise
+// (tpx.codegen = "scalar") those two passes leave the module alone and the
+// target-independent CPU lowering (tt -> tensors/loops, bufferization) with
+// 64-bit index runs one thread per program; tpx-nvidia-emit-kernel adds its
+// nvvm.kernel entry. On a SIMT module the CPU-lowering passes find nothing
+// to do. Math becomes libdevice calls on both paths.
+static constexpr const char *kNvidiaTTGIRPasses =
+    "tpx-nvidia-select-codegen,convert-tt-to-tpxgpu,canonicalize,cse";
 static constexpr const char *kNvidiaLLIRPasses =
+    "convert-tpxgpu-to-nvvm,"
     "convert-tt-to-cpu,canonicalize,convert-elementwise-to-linalg,"
     "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
     "one-shot-bufferize{bufferize-function-boundaries "
@@ -62,11 +69,13 @@ static constexpr const char *kNvidiaLLIRPasses =
     "convert-index-to-llvm{index-bitwidth=64},"
     "convert-func-to-llvm{index-bitwidth=64},"
     "convert-cf-to-llvm{index-bitwidth=64},reconcile-unrealized-casts,"
-    "tpx-nvidia-lower-runtime-calls,tpx-nvidia-emit-kernel";
+    "tpx-nvidia-lower-runtime-calls,tpx-nvidia-emit-kernel,canonicalize,cse";
 
 static const StageSpec kNvidiaStages[] = {
-    {"ttir", StageKind::MLIR, kTTIRPasses}, {"ttgir", StageKind::MLIR, ""},
-    {"llir", StageKind::MLIR, kNvidiaLLIRPasses}, {"ptx", StageKind::Emit, ""},
+    {"ttir", StageKind::MLIR, kTTIRPasses},
+    {"ttgir", StageKind::MLIR, kNvidiaTTGIRPasses},
+    {"llir", StageKind::MLIR, kNvidiaLLIRPasses},
+    {"ptx", StageKind::Emit, ""},
     {"cubin", StageKind::Emit, ""},
 };
 static const StageSpec kAmdStages[] = {

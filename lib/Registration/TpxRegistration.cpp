@@ -1,6 +1,7 @@
 //===- TpxRegistration.cpp ------------------------------------------------===//
 #include "tpx/Registration/TpxRegistration.h"
 #include "tpx/Conversion/TTToCPU/TTToCPU.h"
+#include "tpx/Conversion/TPXGPUToNVVM/TPXGPUToNVVM.h"
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Dialect/TT/IR/TTDialect.h"
@@ -46,6 +47,7 @@ void tpx::registerTpxPasses() {
     mlir::registerAllPasses();
     tpx::registerTTToCPUPasses();
     tpx::registerTTToTPXGPUPasses();
+    tpx::registerTPXGPUToNVVMPasses();
     tpx::registerNVIDIAPasses();
     // Backends' stage emitters, so that every tool can run every stage.
     tpx::registerCPUTarget();

@@ -85,6 +85,7 @@ static llvm::Error bind(void *library, DriverAPI &api) {
   lookup(api.cuModuleLoadData, "cuModuleLoadData");
   lookup(api.cuModuleGetFunction, "cuModuleGetFunction");
   lookup(api.cuLaunchKernel, "cuLaunchKernel");
+  lookup(api.cuFuncSetAttribute, "cuFuncSetAttribute");
   // The unsuffixed names are the 32-bit-size ABI of CUDA 3.x.
   lookup(api.cuMemAlloc, "cuMemAlloc_v2");
   lookup(api.cuMemFree, "cuMemFree_v2");

@@ -108,11 +108,23 @@ llvm::Error tpx::launchOnCUDA(const Artifact &artifact,
 
   if (uint64_t(grid[0]) * grid[1] * grid[2] == 0)
     return llvm::Error::success();
+  unsigned threads = std::max(1u, artifact.blockThreads);
   std::string launch = llvm::formatv(
-      "cuLaunchKernel('{0}', grid ({1}, {2}, {3}), block (1, 1, 1))",
-      artifact.entryPoint, grid[0], grid[1], grid[2]);
+      "cuLaunchKernel('{0}', grid ({1}, {2}, {3}), block ({4}, 1, 1), {5} "
+      "bytes of shared memory)",
+      artifact.entryPoint, grid[0], grid[1], grid[2], threads,
+      artifact.sharedMemory);
+  if (artifact.sharedMemory > 0)
+    if (auto error = api.check(
+            api.cuFuncSetAttribute(*function,
+                                   kFuncAttributeMaxDynamicSharedBytes,
+                                   static_cast<int>(artifact.sharedMemory)),
+            "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
+                std::to_string(artifact.sharedMemory) + ")"))
+      return error;
   if (auto error = api.check(
-          api.cuLaunchKernel(*function, grid[0], grid[1], grid[2], 1, 1, 1,
+          api.cuLaunchKernel(*function, grid[0], grid[1], grid[2], threads, 1,
+                             1,
                              artifact.sharedMemory, /*stream=*/nullptr,
                              params.data(), /*extra=*/nullptr),
           launch))

@@ -16,6 +16,9 @@ struct Artifact {
   unsigned numStages = 3;
   /// Shared memory the kernel needs, in bytes (0 on the CPU).
   unsigned sharedMemory = 0;
+  /// Threads per block a GPU launch must use: num_warps * 32 for SIMT code,
+  /// 1 for the one-thread-per-program path (unused on the CPU).
+  unsigned blockThreads = 1;
   /// Name of the symbol to launch in `binary`.
   std::string entryPoint;
   /// The object file / cubin / hsaco.

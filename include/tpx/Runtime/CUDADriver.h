@@ -29,6 +29,9 @@ using CUstream = struct CUstream_st *;
 enum : int { kLimitStackSize = 0x00, kLimitMallocHeapSize = 0x02 };
 /// CUresult values the runtime names in its messages.
 enum : CUresult { kSuccess = 0, kErrorAssert = 710 };
+/// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: a kernel may use more
+/// than 48 KiB of dynamic shared memory only after raising this.
+enum : int { kFuncAttributeMaxDynamicSharedBytes = 8 };
 
 /// The driver entry points tpx uses (the `_v2` ABI where one exists).
 struct DriverAPI {
@@ -42,6 +45,7 @@ struct DriverAPI {
   CUresult (*cuCtxSynchronize)();
   CUresult (*cuModuleLoadData)(CUmodule *, const void *);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, unsigned, CUstream,
                              void **, void **);

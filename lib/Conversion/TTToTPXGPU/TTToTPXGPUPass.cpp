@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
+#include "tpx/Conversion/TPXGPUToNVVM/TPXGPUToNVVM.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
@@ -471,14 +472,26 @@ LogicalResult LayoutAssigner::processScan(tt::ScanOp op) {
 /// tt.dot reads A and B in dot_op layouts of an MMA accumulator layout and
 /// accumulates in that layout; the result is converted back to the default
 /// blocked layout right away so that the rest of the kernel (and loops that
-/// carry the accumulator) only see plain layouts. Tiles no mma.sync layout
-/// fits (not 2-D, not whole 16x8 fragments, 64-lane warps) use a
+/// carry the accumulator) only see plain layouts. The only MMA instruction
+/// the code generator emits is mma.sync.m16n8k16 with f16 or bf16 operands
+/// (both the same) accumulating in f32, or f16 for f16 operands, so other
+/// element types, a K that is not a multiple of 16, and tiles no mma.sync
+/// layout fits (not 2-D, not whole 16x8 fragments, 64-lane warps) use a
 /// blocked-parent (FMA) dot instead.
 LogicalResult LayoutAssigner::processDot(tt::DotOp op) {
   auto resultType = op.getType();
   Attribute blocked = getDefaultLayout(resultType);
-  Attribute accumulator = chooseNvidiaMmaLayout(
-      context, resultType.getShape(), numWarps, threadsPerWarp);
+  Type aElement = op.getA().getType().getElementType();
+  Type bElement = op.getB().getType().getElementType();
+  Type accElement = resultType.getElementType();
+  bool mmaTypes =
+      aElement == bElement && (aElement.isF16() || aElement.isBF16()) &&
+      (accElement.isF32() || (aElement.isF16() && accElement.isF16()));
+  bool mmaK = op.getA().getType().getShape().back() % 16 == 0;
+  Attribute accumulator;
+  if (mmaTypes && mmaK)
+    accumulator = chooseNvidiaMmaLayout(context, resultType.getShape(),
+                                        numWarps, threadsPerWarp);
   Attribute aLayout, bLayout;
   if (accumulator) {
     aLayout = DotOperandEncodingAttr::get(
@@ -574,6 +587,10 @@ struct ConvertTTToTPXGPUPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // A kernel tpx-nvidia-select-codegen routed to the one-thread path keeps
+    // its plain tensors for the CPU-style lowering.
+    if (usesScalarCodegen(module))
+      return;
     if (numWarps == 0 || !llvm::isPowerOf2_32(numWarps)) {
       module.emitError("convert-tt-to-tpxgpu: num-warps must be a positive "
                        "power of two, got ")

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "LLVMBuilderUtils.h"
 
+#include "tpx/Conversion/TPXGPUToNVVM/TPXGPUToNVVM.h"
 #include "tpx/Conversion/TTToCPU/TTToCPU.h"
 #include "tpx/Target/NVIDIA/NVIDIATarget.h"
 
@@ -122,6 +123,10 @@ struct EmitKernelPass
     : public tpx::impl::TPXNVIDIAEmitKernelBase<EmitKernelPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // convert-tpxgpu-to-nvvm already made the kernel entry of a SIMT module.
+    if (auto codegen = module->getAttrOfType<StringAttr>(tpx::kCodegenAttr);
+        codegen && codegen.getValue() == "simt")
+      return;
     SmallVector<LLVM::LLVMFuncOp> kernels;
     bool failedCheck = false;
     module.walk([&](LLVM::LLVMFuncOp fn) {
@@ -149,6 +154,9 @@ struct EmitKernelPass
     for (LLVM::LLVMFuncOp kernel : kernels)
       if (failed(emitEntry(kernel, module)))
         return signalPassFailure();
+    // The launcher sizes the block from this: one thread per program.
+    module->setAttr(tpx::kBlockThreadsAttr,
+                    IntegerAttr::get(IntegerType::get(&getContext(), 32), 1));
   }
 };
 } // namespace

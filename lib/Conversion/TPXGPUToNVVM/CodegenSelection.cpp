@@ -1,0 +1,116 @@
+//===- CodegenSelection.cpp - the tpx-nvidia-select-codegen pass ----------===//
+//
+// The SIMT code generator covers the ops of ordinary tile kernels; a kernel
+// using anything else still compiles and runs correctly on the one-thread
+// path. Deciding up front (rather than falling back when the lowering
+// fails) keeps both pipelines straight-line and makes the choice visible:
+// it is a module attribute in the dumped IR and a remark on stderr.
+//
+//===----------------------------------------------------------------------===//
+#include "tpx/Conversion/TPXGPUToNVVM/TPXGPUToNVVM.h"
+
+#include "tpx/Dialect/TT/IR/TTOps.h"
+#include "tpx/Dialect/TT/IR/TTTypes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include "llvm/Support/MathExtras.h"
+
+namespace tpx {
+#define GEN_PASS_DEF_TPXNVIDIASELECTCODEGEN
+#include "tpx/Conversion/TPXGPUToNVVM/TPXGPUToNVVMPasses.h.inc"
+} // namespace tpx
+
+using namespace mlir;
+using namespace tpx;
+
+/// Element types the SIMT lowering moves and computes with.
+static bool isSupportedElement(Type type) {
+  if (auto pointer = dyn_cast<tt::PointerType>(type))
+    return isSupportedElement(pointer.getPointeeType()) ||
+           isa<tt::PointerType>(pointer.getPointeeType());
+  if (isa<FloatType>(type))
+    return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
+  return type.isInteger(1) || type.isInteger(8) || type.isInteger(16) ||
+         type.isInteger(32) || type.isInteger(64) || type.isIndex();
+}
+
+/// Why `type` keeps a kernel off the SIMT path; empty if it does not.
+static std::string checkType(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+    for (int64_t size : tensor.getShape())
+      if (size <= 0 || !llvm::isPowerOf2_64(size))
+        return "a tensor dimension that is not a power of two";
+    type = tensor.getElementType();
+  }
+  if (isa<tt::PointerType>(type) &&
+      isa<RankedTensorType>(cast<tt::PointerType>(type).getPointeeType()))
+    return "block pointers";
+  if (isa<tt::TensorDescType>(type))
+    return "tensor descriptors";
+  if (!isSupportedElement(type) && !type.isIntOrIndexOrFloat())
+    return "values of this type";
+  if (type.isIntOrFloat() && !isSupportedElement(type))
+    return "elements of this type (8-bit floats are lowered by the one-thread "
+           "path only)";
+  return "";
+}
+
+/// Why `op` keeps a kernel off the SIMT path; empty if it does not.
+static std::string checkOp(Operation *op) {
+  for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
+                                            op->getResultTypes()))
+    if (std::string why = checkType(type); !why.empty())
+      return why;
+  if (isa<arith::ArithDialect, math::MathDialect, scf::SCFDialect,
+          cf::ControlFlowDialect>(op->getDialect()))
+    return "";
+  if (isa<tt::FuncOp, tt::ReturnOp, tt::GetProgramIdOp, tt::GetNumProgramsOp,
+          tt::MakeRangeOp, tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp,
+          tt::ReshapeOp, tt::TransOp, tt::IntToPtrOp, tt::PtrToIntOp,
+          tt::BitcastOp, tt::AddPtrOp, tt::LoadOp, tt::StoreOp, tt::DotOp,
+          tt::ReduceOp, tt::ReduceReturnOp, tt::ScanOp, tt::ScanReturnOp,
+          tt::AtomicCASOp>(op))
+    return "";
+  if (auto rmw = dyn_cast<tt::AtomicRMWOp>(op)) {
+    Type element = getElementTypeOrSelf(rmw.getType());
+    bool isFloat = isa<FloatType>(element);
+    bool fadd = rmw.getAtomicRmwOp() == tt::RMWOp::FADD;
+    if (fadd ? isFloat : (!isFloat && element.getIntOrFloatBitWidth() >= 32))
+      return "";
+    return "this atomic kind and type";
+  }
+  if (isa<ModuleOp>(op))
+    return "";
+  return "this op";
+}
+
+namespace {
+struct SelectCodegenPass
+    : public tpx::impl::TPXNVIDIASelectCodegenBase<SelectCodegenPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    Operation *blocker = nullptr;
+    std::string why;
+    module.walk([&](Operation *op) {
+      why = checkOp(op);
+      if (why.empty())
+        return WalkResult::advance();
+      blocker = op;
+      return WalkResult::interrupt();
+    });
+    MLIRContext *context = &getContext();
+    if (!blocker) {
+      module->setAttr(kCodegenAttr, StringAttr::get(context, "simt"));
+      return;
+    }
+    module->setAttr(kCodegenAttr, StringAttr::get(context, "scalar"));
+    blocker->emitRemark("the SIMT code generator does not cover ")
+        << why << " ('" << blocker->getName()
+        << "'); this kernel runs on the one-thread-per-program path";
+  }
+};
+} // namespace

@@ -1,0 +1,232 @@
+//===- ElementwisePatterns.cpp - per-register arith/math and tt ops -------===//
+//
+// Elementwise ops on tensors repeat the scalar op once per register: both
+// operands of an elementwise op share one layout (convert-tt-to-tpxgpu
+// guarantees it), so register r of every operand holds the same element.
+//
+//===----------------------------------------------------------------------===//
+#include "LoweringUtils.h"
+
+#include "tpx/Dialect/TT/IR/TTOps.h"
+#include "tpx/Dialect/TT/IR/TTTypes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace tpx;
+using namespace tpx::gpu_lowering;
+
+/// The number of registers of a lowered value (1 for scalars).
+static unsigned getNumRegisters(Type lowered) {
+  if (auto structType = dyn_cast<LLVM::LLVMStructType>(lowered))
+    return structType.getBody().size();
+  return 1;
+}
+
+/// Applies `build(registerIndex, operandsOfThatRegister)` to every register
+/// and replaces `op` (one result) with the packed results.
+static LogicalResult
+replacePerRegister(Operation *op, ValueRange operands,
+                   const TypeConverter &converter,
+                   ConversionPatternRewriter &rewriter,
+                   function_ref<Value(unsigned, ArrayRef<Value>)> build) {
+  Type resultType = converter.convertType(op->getResult(0).getType());
+  if (!resultType)
+    return rewriter.notifyMatchFailure(op, "result type has no lowering");
+  Location loc = op->getLoc();
+  unsigned count = getNumRegisters(resultType);
+  SmallVector<SmallVector<Value>> unpacked;
+  for (Value operand : operands) {
+    unpacked.push_back(unpack(rewriter, loc, operand));
+    // A scalar operand (splat-like use) serves every register.
+    if (unpacked.back().size() == 1 && count > 1)
+      unpacked.back().assign(count, unpacked.back().front());
+    if (unpacked.back().size() != count)
+      return rewriter.notifyMatchFailure(op, "operand register counts differ");
+  }
+  SmallVector<Value> results;
+  for (unsigned r = 0; r < count; ++r) {
+    SmallVector<Value> args;
+    for (auto &values : unpacked)
+      args.push_back(values[r]);
+    results.push_back(build(r, args));
+  }
+  if (!isa<LLVM::LLVMStructType>(resultType)) {
+    rewriter.replaceOp(op, results.front());
+    return success();
+  }
+  rewriter.replaceOp(op, pack(rewriter, loc, resultType, results));
+  return success();
+}
+
+static Type getScalarType(const TypeConverter &converter, Type type) {
+  return convertElementType(getElementTypeOrSelf(type));
+}
+
+namespace {
+
+/// Any arith or math op on tensors (or on tt pointers, e.g. arith.select of
+/// two pointers): the same op per register on the element types.
+struct ElementwiseArithLowering : public ConversionPattern {
+  ElementwiseArithLowering(TypeConverter &converter, MLIRContext *context)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1,
+                          context) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        op->getNumResults() != 1 || op->getNumRegions() != 0 ||
+        isa<arith::ConstantOp>(op))
+      return failure();
+    Type elementType =
+        getScalarType(*getTypeConverter(), op->getResult(0).getType());
+    return replacePerRegister(
+        op, operands, *getTypeConverter(), rewriter,
+        [&](unsigned, ArrayRef<Value> args) {
+          OperationState state(op->getLoc(), op->getName());
+          state.addOperands(args);
+          state.addTypes(elementType);
+          state.addAttributes(op->getAttrs());
+          return rewriter.create(state)->getResult(0);
+        });
+  }
+};
+
+/// Splat tensor constants: the scalar constant in every register. Other
+/// dense constants differ per thread and are rejected.
+struct ConstantLowering : public OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto tensorType = dyn_cast<RankedTensorType>(op.getType());
+    if (!tensorType)
+      return failure();
+    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+    if (!dense || !dense.isSplat())
+      return op.emitError("non-splat tensor constants are not supported by "
+                          "the GPU code generator");
+    Value scalar = arith::ConstantOp::create(
+        rewriter, op.getLoc(),
+        cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+    Type resultType = getTypeConverter()->convertType(tensorType);
+    if (!resultType)
+      return failure();
+    SmallVector<Value> values(getNumRegisters(resultType), scalar);
+    rewriter.replaceOp(op, pack(rewriter, op.getLoc(), resultType, values));
+    return success();
+  }
+};
+
+struct SplatLowering : public OpConversionPattern<tt::SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    if (!resultType)
+      return failure();
+    SmallVector<Value> values(getNumRegisters(resultType), adaptor.getSrc());
+    rewriter.replaceOp(op, pack(rewriter, op.getLoc(), resultType, values));
+    return success();
+  }
+};
+
+/// Register r holds start + (its element's coordinate).
+struct MakeRangeLowering : public OpConversionPattern<tt::MakeRangeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::MakeRangeOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<LinearLayout> layout = getLayout(op, op.getType());
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    if (!layout || !resultType)
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> thread = getThreadCoordinate(
+        rewriter, loc, *layout, getThreadIds(rewriter, loc));
+    Value start = i32Constant(rewriter, loc, op.getStart());
+    SmallVector<Value> values;
+    for (unsigned r = 0, e = layout->getNumRegisters(); r < e; ++r) {
+      Value index =
+          getElementCoordinate(rewriter, loc, *layout, r, thread).front();
+      values.push_back(LLVM::AddOp::create(rewriter, loc, start, index));
+    }
+    rewriter.replaceOp(op, pack(rewriter, loc, resultType, values));
+    return success();
+  }
+};
+
+/// ptr + offset elements of the pointee: a GEP (signed offsets, as in
+/// Triton).
+struct AddPtrLowering : public OpConversionPattern<tt::AddPtrOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::AddPtrOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto pointerType =
+        dyn_cast<tt::PointerType>(getElementTypeOrSelf(op.getType()));
+    if (!pointerType)
+      return rewriter.notifyMatchFailure(op, "block pointers are unsupported");
+    Type pointee = pointerType.getPointeeType();
+    if (isa<tt::PointerType>(pointee))
+      pointee = LLVM::LLVMPointerType::get(getContext(), kGlobalAddressSpace);
+    Type resultType = getScalarType(*getTypeConverter(), op.getType());
+    Location loc = op.getLoc();
+    return replacePerRegister(
+        op, adaptor.getOperands(), *getTypeConverter(), rewriter,
+        [&](unsigned, ArrayRef<Value> args) -> Value {
+          return LLVM::GEPOp::create(rewriter, loc, resultType, pointee,
+                                     args[0], ArrayRef<LLVM::GEPArg>{args[1]});
+        });
+  }
+};
+
+template <typename OpTy, typename LLVMOpTy>
+struct CastLowering : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type resultType =
+        getScalarType(*this->getTypeConverter(), op.getType());
+    return replacePerRegister(
+        op, adaptor.getOperands(), *this->getTypeConverter(), rewriter,
+        [&](unsigned, ArrayRef<Value> args) -> Value {
+          return LLVMOpTy::create(rewriter, op.getLoc(), resultType, args[0]);
+        });
+  }
+};
+
+/// tt.bitcast between pointers is a no-op in LLVM's opaque pointers.
+struct BitcastLowering : public OpConversionPattern<tt::BitcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::BitcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type resultType = getScalarType(*getTypeConverter(), op.getType());
+    return replacePerRegister(
+        op, adaptor.getOperands(), *getTypeConverter(), rewriter,
+        [&](unsigned, ArrayRef<Value> args) -> Value {
+          if (args[0].getType() == resultType)
+            return args[0];
+          return LLVM::BitcastOp::create(rewriter, op.getLoc(), resultType,
+                                         args[0]);
+        });
+  }
+};
+
+} // namespace
+
+void gpu_lowering::populateElementwisePatterns(TensorTypeConverter &converter,
+                                               RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<ElementwiseArithLowering>(converter, context);
+  patterns.add<ConstantLowering, SplatLowering, MakeRangeLowering,
+               AddPtrLowering, BitcastLowering,
+               CastLowering<tt::IntToPtrOp, LLVM::IntToPtrOp>,
+               CastLowering<tt::PtrToIntOp, LLVM::PtrToIntOp>>(converter,
+                                                               context);
+}

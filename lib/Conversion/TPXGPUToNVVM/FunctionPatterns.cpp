@@ -1,0 +1,152 @@
+//===- FunctionPatterns.cpp - kernels, calls and grid queries -------------===//
+//
+// A public tt.func is a kernel: an llvm.func marked nvvm.kernel whose
+// block size the launcher must match (nvvm.reqntid). Private functions
+// (left when a call is noinline) become internal llvm.funcs taking and
+// returning register structs.
+//
+//===----------------------------------------------------------------------===//
+#include "LoweringUtils.h"
+
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
+#include "tpx/Dialect/TT/IR/TTOps.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace tpx;
+using namespace tpx::gpu_lowering;
+
+namespace {
+
+struct FuncOpLowering : public OpConversionPattern<tt::FuncOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tt::FuncOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FunctionType type = op.getFunctionType();
+    TypeConverter::SignatureConversion signature(type.getNumInputs());
+    for (auto [i, input] : llvm::enumerate(type.getInputs())) {
+      Type converted = getTypeConverter()->convertType(input);
+      if (!converted)
+        return op.emitError("argument ")
+               << i << " of type " << input
+               << " has no GPU lowering (block pointers and tensor "
+                  "descriptors are lowered by the one-thread path only)";
+      signature.addInputs(i, converted);
+    }
+    if (type.getNumResults() > 1)
+      return op.emitError("functions returning more than one value are not "
+                          "supported by the GPU code generator");
+    Type result = LLVM::LLVMVoidType::get(getContext());
+    if (type.getNumResults() == 1) {
+      result = getTypeConverter()->convertType(type.getResult(0));
+      if (!result)
+        return op.emitError("result type ")
+               << type.getResult(0) << " has no GPU lowering";
+    }
+    auto func = LLVM::LLVMFuncOp::create(
+        rewriter, op.getLoc(), op.getName(),
+        LLVM::LLVMFunctionType::get(result, signature.getConvertedTypes()));
+    if (op.isPublic()) {
+      if (type.getNumResults() != 0)
+        return op.emitError("a kernel (public function) must return nothing");
+      unsigned threads = tpxgpu::getModuleNumWarps(op) *
+                         tpxgpu::getModuleThreadsPerWarp(op);
+      func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
+                    rewriter.getUnitAttr());
+      func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
+                    rewriter.getDenseI32ArrayAttr(
+                        {static_cast<int32_t>(threads), 1, 1}));
+    } else {
+      func.setLinkage(LLVM::Linkage::Internal);
+      if (op->hasAttr("noinline"))
+        func.setNoInline(true);
+    }
+    rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
+    if (!func.isExternal() &&
+        !rewriter.applySignatureConversion(&func.getBody().front(), signature,
+                                           getTypeConverter()))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ReturnOpLowering : public OpConversionPattern<tt::ReturnOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tt::ReturnOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, adaptor.getOperands());
+    return success();
+  }
+};
+
+struct CallOpLowering : public OpConversionPattern<tt::CallOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tt::CallOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Type> resultTypes;
+    if (failed(getTypeConverter()->convertTypes(op.getResultTypes(),
+                                                resultTypes)))
+      return rewriter.notifyMatchFailure(op, "unsupported result type");
+    auto call = LLVM::CallOp::create(rewriter, op.getLoc(), resultTypes,
+                                     op.getCallee(), adaptor.getOperands());
+    rewriter.replaceOp(op, call.getResults());
+    return success();
+  }
+};
+
+/// Reads one of three special registers (x, y, z) as i32.
+template <typename X, typename Y, typename Z>
+static Value readAxis(OpBuilder &b, Location loc, tt::ProgramIDDim axis) {
+  Type i32 = b.getI32Type();
+  switch (axis) {
+  case tt::ProgramIDDim::X:
+    return X::create(b, loc, i32);
+  case tt::ProgramIDDim::Y:
+    return Y::create(b, loc, i32);
+  case tt::ProgramIDDim::Z:
+    return Z::create(b, loc, i32);
+  }
+  llvm_unreachable("unknown program id dimension");
+}
+
+struct GetProgramIdLowering : public OpConversionPattern<tt::GetProgramIdOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::GetProgramIdOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(
+        op, readAxis<NVVM::BlockIdXOp, NVVM::BlockIdYOp, NVVM::BlockIdZOp>(
+                rewriter, op.getLoc(), op.getAxis()));
+    return success();
+  }
+};
+
+struct GetNumProgramsLowering
+    : public OpConversionPattern<tt::GetNumProgramsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::GetNumProgramsOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(
+        op, readAxis<NVVM::GridDimXOp, NVVM::GridDimYOp, NVVM::GridDimZOp>(
+                rewriter, op.getLoc(), op.getAxis()));
+    return success();
+  }
+};
+
+} // namespace
+
+void gpu_lowering::populateFunctionPatterns(TensorTypeConverter &converter,
+                                            RewritePatternSet &patterns) {
+  patterns.add<FuncOpLowering, ReturnOpLowering, CallOpLowering,
+               GetProgramIdLowering, GetNumProgramsLowering>(
+      converter, patterns.getContext());
+}

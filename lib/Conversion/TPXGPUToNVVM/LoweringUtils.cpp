@@ -1,0 +1,390 @@
+//===- LoweringUtils.cpp - shared pieces of the tpxgpu -> NVVM lowering ---===//
+#include "LoweringUtils.h"
+
+#include "tpx/Dialect/TT/IR/TTTypes.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tpx;
+using namespace tpx::gpu_lowering;
+
+Type gpu_lowering::convertElementType(Type elementType) {
+  if (isa<tt::PointerType>(elementType))
+    return LLVM::LLVMPointerType::get(elementType.getContext(),
+                                      kGlobalAddressSpace);
+  return elementType;
+}
+
+static LowerToLLVMOptions get64BitIndexOptions(MLIRContext *context) {
+  LowerToLLVMOptions options(context);
+  options.overrideIndexBitwidth(64);
+  return options;
+}
+
+TensorTypeConverter::TensorTypeConverter(MLIRContext *context)
+    : LLVMTypeConverter(context, get64BitIndexOptions(context)) {
+  addConversion([](tt::PointerType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), kGlobalAddressSpace);
+  });
+  addConversion([](RankedTensorType type) -> std::optional<Type> {
+    if (!type.getEncoding())
+      return std::nullopt;
+    std::optional<LinearLayout> layout =
+        tpxgpu::toLinearLayout(type.getEncoding(), type.getShape());
+    if (!layout)
+      return std::nullopt;
+    SmallVector<Type> fields(layout->getNumRegisters(),
+                             convertElementType(type.getElementType()));
+    return LLVM::LLVMStructType::getLiteral(type.getContext(), fields);
+  });
+}
+
+std::optional<LinearLayout> gpu_lowering::getLayout(Operation *op,
+                                                    RankedTensorType type) {
+  if (!type.getEncoding()) {
+    op->emitError("tensor ") << type
+                             << " has no layout: run convert-tt-to-tpxgpu "
+                                "before convert-tpxgpu-to-nvvm";
+    return std::nullopt;
+  }
+  std::string why;
+  std::optional<LinearLayout> layout =
+      tpxgpu::toLinearLayout(type.getEncoding(), type.getShape(), &why);
+  if (!layout)
+    op->emitError("cannot generate code for tensor ") << type << ": " << why;
+  return layout;
+}
+
+SmallVector<Value> gpu_lowering::unpack(OpBuilder &b, Location loc,
+                                        Value lowered) {
+  auto structType = dyn_cast<LLVM::LLVMStructType>(lowered.getType());
+  if (!structType)
+    return {lowered};
+  SmallVector<Value> values;
+  for (int64_t i = 0, e = structType.getBody().size(); i < e; ++i)
+    values.push_back(LLVM::ExtractValueOp::create(b, loc, lowered, i));
+  return values;
+}
+
+Value gpu_lowering::pack(OpBuilder &b, Location loc, Type structType,
+                         ValueRange values) {
+  Value result = LLVM::UndefOp::create(b, loc, structType);
+  for (auto [i, value] : llvm::enumerate(values))
+    result = LLVM::InsertValueOp::create(b, loc, result, value,
+                                         static_cast<int64_t>(i));
+  return result;
+}
+
+Value gpu_lowering::i32Constant(OpBuilder &b, Location loc, int64_t v) {
+  return LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                  b.getI32IntegerAttr(static_cast<int32_t>(v)));
+}
+
+Value gpu_lowering::i64Constant(OpBuilder &b, Location loc, int64_t v) {
+  return LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                  b.getI64IntegerAttr(v));
+}
+
+Value gpu_lowering::getThreadIdX(OpBuilder &b, Location loc) {
+  return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+}
+
+ThreadIds gpu_lowering::getThreadIds(OpBuilder &b, Location loc) {
+  Value tid = getThreadIdX(b, loc);
+  return {LLVM::AndOp::create(b, loc, tid, i32Constant(b, loc, 31)),
+          LLVM::LShrOp::create(b, loc, tid, i32Constant(b, loc, 5))};
+}
+
+SmallVector<Value>
+gpu_lowering::getThreadCoordinate(OpBuilder &b, Location loc,
+                                  const LinearLayout &layout,
+                                  const ThreadIds &ids) {
+  SmallVector<Value> coordinate;
+  for (unsigned d = 0; d < layout.getRank(); ++d) {
+    Value acc = i32Constant(b, loc, 0);
+    for (auto [in, id] : {std::pair(LinearLayout::Lane, ids.lane),
+                          std::pair(LinearLayout::Warp, ids.warp)}) {
+      for (auto [bit, basis] : llvm::enumerate(layout.getBases(in))) {
+        if (basis[d] == 0)
+          continue;
+        // ((id >> bit) & 1) * basis: the basis when the bit is set.
+        Value set = LLVM::AndOp::create(
+            b, loc, LLVM::LShrOp::create(b, loc, id, i32Constant(b, loc, bit)),
+            i32Constant(b, loc, 1));
+        Value term =
+            LLVM::MulOp::create(b, loc, set, i32Constant(b, loc, basis[d]));
+        acc = LLVM::XOrOp::create(b, loc, acc, term);
+      }
+    }
+    coordinate.push_back(acc);
+  }
+  return coordinate;
+}
+
+SmallVector<Value>
+gpu_lowering::getElementCoordinate(OpBuilder &b, Location loc,
+                                   const LinearLayout &layout, unsigned reg,
+                                   ArrayRef<Value> threadCoordinate) {
+  Coordinate part = layout.getContribution(LinearLayout::Register, reg);
+  SmallVector<Value> coordinate;
+  for (auto [value, thread] : llvm::zip_equal(part, threadCoordinate))
+    coordinate.push_back(value == 0 ? thread
+                                    : LLVM::XOrOp::create(
+                                          b, loc, thread,
+                                          i32Constant(b, loc, value)));
+  return coordinate;
+}
+
+Value gpu_lowering::getUniqueOwnerPredicate(OpBuilder &b, Location loc,
+                                            const LinearLayout &layout,
+                                            const ThreadIds &ids) {
+  Value predicate;
+  for (auto [in, id] : {std::pair(LinearLayout::Lane, ids.lane),
+                        std::pair(LinearLayout::Warp, ids.warp)}) {
+    unsigned mask = layout.getReplicationMask(in);
+    if (!mask)
+      continue;
+    Value bits = LLVM::AndOp::create(b, loc, id, i32Constant(b, loc, mask));
+    Value zero = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, bits,
+                                      i32Constant(b, loc, 0));
+    predicate =
+        predicate ? LLVM::AndOp::create(b, loc, predicate, zero) : zero;
+  }
+  return predicate;
+}
+
+bool gpu_lowering::isCanonicalRegister(const LinearLayout &layout,
+                                       unsigned reg) {
+  return (reg & layout.getReplicationMask(LinearLayout::Register)) == 0;
+}
+
+Value gpu_lowering::getSharedMemoryBase(OpBuilder &b, Location loc,
+                                        Operation *user, uint64_t bytes) {
+  auto module = user->getParentOfType<ModuleOp>();
+  auto recorded = module->getAttrOfType<IntegerAttr>(kSharedBytesAttr);
+  if (!recorded || recorded.getInt() < static_cast<int64_t>(bytes))
+    module->setAttr(kSharedBytesAttr,
+                    b.getI64IntegerAttr(static_cast<int64_t>(bytes)));
+  // The global itself is created by the pass before the conversion starts
+  // (patterns may not add ops outside the op they rewrite).
+  auto pointer = LLVM::LLVMPointerType::get(b.getContext(), kSharedAddressSpace);
+  return LLVM::AddressOfOp::create(b, loc, pointer, kSharedMemorySymbol);
+}
+
+void gpu_lowering::emitBarrier(OpBuilder &b, Location loc) {
+  NVVM::Barrier0Op::create(b, loc);
+}
+
+/// The value as 32-bit words (lowest first), and the inverse.
+static SmallVector<Value> toWords(OpBuilder &b, Location loc, Value value) {
+  Type type = value.getType();
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  if (isa<LLVM::LLVMPointerType>(type))
+    value = LLVM::PtrToIntOp::create(b, loc, i64, value), type = i64;
+  unsigned bits = type.getIntOrFloatBitWidth();
+  Type asInt = b.getIntegerType(bits);
+  if (!type.isInteger())
+    value = LLVM::BitcastOp::create(b, loc, asInt, value);
+  if (bits < 32)
+    return {LLVM::ZExtOp::create(b, loc, i32, value)};
+  if (bits == 32)
+    return {value};
+  Value low = LLVM::TruncOp::create(b, loc, i32, value);
+  Value high = LLVM::TruncOp::create(
+      b, loc, i32, LLVM::LShrOp::create(b, loc, value, i64Constant(b, loc, 32)));
+  return {low, high};
+}
+
+static Value fromWords(OpBuilder &b, Location loc, ArrayRef<Value> words,
+                       Type type) {
+  Type i64 = b.getI64Type();
+  bool pointer = isa<LLVM::LLVMPointerType>(type);
+  unsigned bits = pointer ? 64 : type.getIntOrFloatBitWidth();
+  Type asInt = b.getIntegerType(bits);
+  Value value;
+  if (bits < 32)
+    value = LLVM::TruncOp::create(b, loc, asInt, words[0]);
+  else if (bits == 32)
+    value = words[0];
+  else
+    value = LLVM::OrOp::create(
+        b, loc, LLVM::ZExtOp::create(b, loc, i64, words[0]),
+        LLVM::ShlOp::create(b, loc, LLVM::ZExtOp::create(b, loc, i64, words[1]),
+                            i64Constant(b, loc, 32)));
+  if (pointer)
+    return LLVM::IntToPtrOp::create(b, loc, type, value);
+  if (!type.isInteger())
+    return LLVM::BitcastOp::create(b, loc, type, value);
+  return value;
+}
+
+static Value shuffle(OpBuilder &b, Location loc, Value value, Value offset,
+                     NVVM::ShflKind kind, int32_t clamp) {
+  SmallVector<Value> words = toWords(b, loc, value);
+  Value all = i32Constant(b, loc, -1);
+  Value clampValue = i32Constant(b, loc, clamp);
+  for (Value &word : words)
+    word = NVVM::ShflOp::create(b, loc, b.getI32Type(), all, word, offset,
+                                clampValue, kind, UnitAttr());
+  return fromWords(b, loc, words, value.getType());
+}
+
+Value gpu_lowering::shuffleXor(OpBuilder &b, Location loc, Value value,
+                               unsigned mask) {
+  return shuffle(b, loc, value, i32Constant(b, loc, mask),
+                 NVVM::ShflKind::bfly, 0x1f);
+}
+
+Value gpu_lowering::shuffleUp(OpBuilder &b, Location loc, Value value,
+                              unsigned delta) {
+  return shuffle(b, loc, value, i32Constant(b, loc, delta), NVVM::ShflKind::up,
+                 0);
+}
+
+Value gpu_lowering::shuffleIndex(OpBuilder &b, Location loc, Value value,
+                                 Value srcLane) {
+  return shuffle(b, loc, value, srcLane, NVVM::ShflKind::idx, 0x1f);
+}
+
+Value gpu_lowering::linearize(OpBuilder &b, Location loc,
+                              ArrayRef<Value> coordinate,
+                              ArrayRef<int64_t> shape) {
+  Value index = i32Constant(b, loc, 0);
+  int64_t stride = 1;
+  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+    Value term = stride == 1 ? coordinate[d]
+                             : LLVM::MulOp::create(b, loc, coordinate[d],
+                                                   i32Constant(b, loc, stride));
+    index = LLVM::AddOp::create(b, loc, index, term);
+    stride *= shape[d];
+  }
+  return index;
+}
+
+unsigned gpu_lowering::getSharedElementBytes(Type type) {
+  if (isa<tt::PointerType, LLVM::LLVMPointerType>(type))
+    return 8;
+  return std::max(1u, type.getIntOrFloatBitWidth() / 8);
+}
+
+/// The type a value of `type` is kept as in shared memory: i1 as i8 (a byte
+/// is the smallest addressable unit), pointers as i64.
+static Type getStorageType(OpBuilder &b, Type type) {
+  if (isa<LLVM::LLVMPointerType>(type))
+    return b.getI64Type();
+  if (type.isInteger(1))
+    return b.getI8Type();
+  return type;
+}
+
+static Value toStorage(OpBuilder &b, Location loc, Value value,
+                       Type storage) {
+  if (isa<LLVM::LLVMPointerType>(value.getType()))
+    return LLVM::PtrToIntOp::create(b, loc, storage, value);
+  if (value.getType().isInteger(1))
+    return LLVM::ZExtOp::create(b, loc, storage, value);
+  return value;
+}
+
+static Value fromStorage(OpBuilder &b, Location loc, Value value, Type type) {
+  if (isa<LLVM::LLVMPointerType>(type))
+    return LLVM::IntToPtrOp::create(b, loc, type, value);
+  if (type.isInteger(1))
+    return LLVM::TruncOp::create(b, loc, type, value);
+  return value;
+}
+
+SmallVector<Value> gpu_lowering::exchangeThroughSharedMemory(
+    OpBuilder &b, Location loc, Operation *user, ValueRange values,
+    const LinearLayout &from, const LinearLayout &to, Type elementType,
+    ArrayRef<int64_t> storageShape, CoordinateMap fromToStorage,
+    CoordinateMap toToStorage) {
+  Type type = convertElementType(elementType);
+  Type storage = getStorageType(b, type);
+  int64_t elements = 1;
+  for (int64_t size : storageShape)
+    elements *= size;
+  Value base = getSharedMemoryBase(
+      b, loc, user, elements * getSharedElementBytes(storage));
+  auto address = [&](Value index) {
+    return LLVM::GEPOp::create(b, loc, base.getType(), storage, base,
+                               ArrayRef<LLVM::GEPArg>{index});
+  };
+  ThreadIds ids = getThreadIds(b, loc);
+
+  // Earlier readers of the buffer must be done before it is overwritten.
+  emitBarrier(b, loc);
+  SmallVector<Value> fromThread = getThreadCoordinate(b, loc, from, ids);
+  for (unsigned reg = 0, e = from.getNumRegisters(); reg < e; ++reg) {
+    if (!isCanonicalRegister(from, reg))
+      continue;
+    SmallVector<Value> coordinate =
+        fromToStorage(getElementCoordinate(b, loc, from, reg, fromThread));
+    Value index = linearize(b, loc, coordinate, storageShape);
+    LLVM::StoreOp::create(b, loc, toStorage(b, loc, values[reg], storage),
+                          address(index));
+  }
+  emitBarrier(b, loc);
+
+  SmallVector<Value> toThread = getThreadCoordinate(b, loc, to, ids);
+  SmallVector<Value> result;
+  for (unsigned reg = 0, e = to.getNumRegisters(); reg < e; ++reg) {
+    SmallVector<Value> coordinate =
+        toToStorage(getElementCoordinate(b, loc, to, reg, toThread));
+    Value index = linearize(b, loc, coordinate, storageShape);
+    Value loaded = LLVM::LoadOp::create(b, loc, storage, address(index));
+    result.push_back(fromStorage(b, loc, loaded, type));
+  }
+  return result;
+}
+
+SmallVector<Value> gpu_lowering::convertLayout(OpBuilder &b, Location loc,
+                                               Operation *user,
+                                               ValueRange values,
+                                               const LinearLayout &from,
+                                               const LinearLayout &to,
+                                               Type elementType) {
+  if (from == to)
+    return SmallVector<Value>(values);
+  auto identity = [](ArrayRef<int64_t> c) { return Coordinate(c); };
+  if (std::optional<SmallVector<unsigned>> map =
+          from.getRegisterMapFrom(to, identity)) {
+    SmallVector<Value> result;
+    for (unsigned reg : *map)
+      result.push_back(values[reg]);
+    return result;
+  }
+  auto same = [](ArrayRef<Value> c) { return SmallVector<Value>(c); };
+  return exchangeThroughSharedMemory(b, loc, user, values, from, to,
+                                     elementType, from.getShape(), same, same);
+}
+
+Value gpu_lowering::inlinePtx(OpBuilder &b, Location loc, Type resultType,
+                              ValueRange operands, StringRef asmText,
+                              StringRef constraints, bool sideEffects) {
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, resultType ? TypeRange(resultType) : TypeRange(), operands,
+      asmText, constraints, sideEffects, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
+      /*operand_attrs=*/nullptr);
+  return resultType ? asmOp.getResult(0) : Value();
+}
+
+SmallVector<Value> gpu_lowering::inlineCombineRegion(OpBuilder &b,
+                                                     Region &region,
+                                                     ValueRange args) {
+  Block &block = region.front();
+  IRMapping mapping;
+  mapping.map(block.getArguments(), args);
+  for (Operation &op : block.without_terminator())
+    b.clone(op, mapping);
+  SmallVector<Value> results;
+  for (Value v : block.getTerminator()->getOperands())
+    results.push_back(mapping.lookupOrDefault(v));
+  return results;
+}

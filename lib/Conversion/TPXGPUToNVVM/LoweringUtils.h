@@ -1,0 +1,178 @@
+//===- LoweringUtils.h - shared pieces of the tpxgpu -> NVVM lowering -----===//
+//
+// A tensor in a distributed layout becomes, in each thread, an
+// `!llvm.struct<(T, T, ...)>` with one field per register of its linear
+// layout (TPXGPULinearLayout.h): field r holds the element
+// layout.apply(r, lane, warp). Patterns unpack operands into one Value per
+// register, compute, and pack results. Everything that needs data from
+// other threads goes through warp shuffles or the kernel's dynamic shared
+// memory (one buffer, reused by every conversion between barriers).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TPX_LIB_CONVERSION_TPXGPUTONVVM_LOWERINGUTILS_H
+#define TPX_LIB_CONVERSION_TPXGPUTONVVM_LOWERINGUTILS_H
+
+#include "tpx/Conversion/TPXGPUToNVVM/TPXGPUToNVVM.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPULinearLayout.h"
+
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace tpx::gpu_lowering {
+
+using tpxgpu::Coordinate;
+using tpxgpu::LinearLayout;
+
+/// Module attribute holding the dynamic shared memory (bytes) the lowered
+/// kernel needs; the compiler copies it into the artifact.
+using ::tpx::kSharedBytesAttr;
+/// The symbol of the kernel's dynamic shared memory array.
+inline constexpr llvm::StringLiteral kSharedMemorySymbol = "tpx_shared_memory";
+/// Address spaces of NVPTX.
+inline constexpr unsigned kGlobalAddressSpace = 1;
+inline constexpr unsigned kSharedAddressSpace = 3;
+
+/// The type converter of the lowering: tensors in distributed layouts to
+/// structs of registers, tt pointers to `!llvm.ptr<1>`, index to i64.
+class TensorTypeConverter : public mlir::LLVMTypeConverter {
+public:
+  explicit TensorTypeConverter(mlir::MLIRContext *context);
+};
+
+/// The linear layout of a tensor type; emits an error at `op` (naming the
+/// reason) when the layout is missing or unsupported.
+std::optional<LinearLayout> getLayout(mlir::Operation *op,
+                                      mlir::RankedTensorType type);
+
+/// The scalar type a tensor element lowers to (pointer -> !llvm.ptr<1>).
+mlir::Type convertElementType(mlir::Type elementType);
+
+/// One Value per register of a lowered tensor (a struct) or {value} for a
+/// scalar.
+llvm::SmallVector<mlir::Value> unpack(mlir::OpBuilder &b, mlir::Location loc,
+                                      mlir::Value lowered);
+/// The struct of `structType` holding `values` in order.
+mlir::Value pack(mlir::OpBuilder &b, mlir::Location loc,
+                 mlir::Type structType, mlir::ValueRange values);
+
+/// Constants.
+mlir::Value i32Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+mlir::Value i64Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+
+/// This thread's lane and warp (i32), computed from tid.x.
+struct ThreadIds {
+  mlir::Value lane, warp;
+};
+ThreadIds getThreadIds(mlir::OpBuilder &b, mlir::Location loc);
+/// tid.x as i32.
+mlir::Value getThreadIdX(mlir::OpBuilder &b, mlir::Location loc);
+
+/// The part of every element coordinate that depends on the thread: one
+/// i32 per dimension, XOR of the lane and warp bases of the set bits.
+llvm::SmallVector<mlir::Value> getThreadCoordinate(mlir::OpBuilder &b,
+                                                   mlir::Location loc,
+                                                   const LinearLayout &layout,
+                                                   const ThreadIds &ids);
+/// The coordinate (i32 per dimension) of the element in `reg`, given the
+/// thread part from getThreadCoordinate.
+llvm::SmallVector<mlir::Value>
+getElementCoordinate(mlir::OpBuilder &b, mlir::Location loc,
+                     const LinearLayout &layout, unsigned reg,
+                     llvm::ArrayRef<mlir::Value> threadCoordinate);
+
+/// An i1 that is true in exactly one of the threads holding each element:
+/// the lanes and warps whose replicated bits are zero. Null when nothing is
+/// replicated across threads.
+mlir::Value getUniqueOwnerPredicate(mlir::OpBuilder &b, mlir::Location loc,
+                                    const LinearLayout &layout,
+                                    const ThreadIds &ids);
+/// True when `reg` is the first register holding its element (registers
+/// with zero bases duplicate others).
+bool isCanonicalRegister(const LinearLayout &layout, unsigned reg);
+
+/// The base (`!llvm.ptr<3>`) of the kernel's dynamic shared memory, and a
+/// record that the kernel needs at least `bytes` of it.
+mlir::Value getSharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Operation *user, uint64_t bytes);
+/// bar.sync 0: every thread of the CTA.
+void emitBarrier(mlir::OpBuilder &b, mlir::Location loc);
+
+/// `value` of the lane `lane ^ mask` (any 8..64-bit scalar or pointer).
+mlir::Value shuffleXor(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value value, unsigned mask);
+/// `value` of lane `lane - delta` (lanes below `delta` get their own).
+mlir::Value shuffleUp(mlir::OpBuilder &b, mlir::Location loc,
+                      mlir::Value value, unsigned delta);
+/// `value` of lane `srcLane` (an i32 value).
+mlir::Value shuffleIndex(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value value, mlir::Value srcLane);
+
+/// Row-major linear index of a coordinate (i32 values) in `shape`.
+mlir::Value linearize(mlir::OpBuilder &b, mlir::Location loc,
+                      llvm::ArrayRef<mlir::Value> coordinate,
+                      llvm::ArrayRef<int64_t> shape);
+
+/// The bytes one element of `type` occupies in shared memory (i1 as a
+/// byte, pointers as 8).
+unsigned getSharedElementBytes(mlir::Type type);
+
+/// Moves a tensor between layouts through shared memory: every register of
+/// `values` (in `from`) is stored at the row-major index of
+/// `fromToStorage(coordinate)` within `storageShape`, and every register of
+/// `to` is read back from the row-major index of `toToStorage(coordinate)`.
+/// Barriers before and after keep the buffer's other users apart.
+/// `fromToStorage` and `toToStorage` map coordinates (as i32 Values).
+using CoordinateMap = llvm::function_ref<llvm::SmallVector<mlir::Value>(
+    llvm::ArrayRef<mlir::Value>)>;
+llvm::SmallVector<mlir::Value> exchangeThroughSharedMemory(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *user,
+    mlir::ValueRange values, const LinearLayout &from, const LinearLayout &to,
+    mlir::Type elementType, llvm::ArrayRef<int64_t> storageShape,
+    CoordinateMap fromToStorage, CoordinateMap toToStorage);
+
+/// Converts `values` from layout `from` to layout `to` (same shape): a
+/// register renaming when every thread already holds what it needs,
+/// otherwise through shared memory.
+llvm::SmallVector<mlir::Value>
+convertLayout(mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *user,
+              mlir::ValueRange values, const LinearLayout &from,
+              const LinearLayout &to, mlir::Type elementType);
+
+/// Builds the inline-PTX asm op `asmText` with `constraints`, returning its
+/// result (null for none).
+mlir::Value inlinePtx(mlir::OpBuilder &b, mlir::Location loc,
+                      mlir::Type resultType, mlir::ValueRange operands,
+                      llvm::StringRef asmText, llvm::StringRef constraints,
+                      bool sideEffects);
+
+/// Clones the single-block `region` (a tt.reduce/tt.scan combine region)
+/// at the insertion point with `args` for its arguments and returns the
+/// values its terminator yields.
+llvm::SmallVector<mlir::Value> inlineCombineRegion(mlir::OpBuilder &b,
+                                                   mlir::Region &region,
+                                                   mlir::ValueRange args);
+
+//===----------------------------------------------------------------------===//
+// Pattern population (one file each)
+//===----------------------------------------------------------------------===//
+void populateElementwisePatterns(TensorTypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
+void populateShapePatterns(TensorTypeConverter &converter,
+                           mlir::RewritePatternSet &patterns);
+void populateMemoryPatterns(TensorTypeConverter &converter,
+                            mlir::RewritePatternSet &patterns);
+void populateReducePatterns(TensorTypeConverter &converter,
+                            mlir::RewritePatternSet &patterns);
+void populateScanPatterns(TensorTypeConverter &converter,
+                          mlir::RewritePatternSet &patterns);
+void populateDotPatterns(TensorTypeConverter &converter,
+                         mlir::RewritePatternSet &patterns);
+void populateFunctionPatterns(TensorTypeConverter &converter,
+                              mlir::RewritePatternSet &patterns);
+
+} // namespace tpx::gpu_lowering
+
+#endif // TPX_LIB_CONVERSION_TPXGPUTONVVM_LOWERINGUTILS_H

@@ -1,0 +1,430 @@
+//===- MemoryPatterns.cpp - global loads, stores and atomics --------------===//
+//
+// Masked accesses are predicated PTX instructions (inline asm), so a masked
+// lane neither touches memory nor branches. Elements several threads hold
+// (replicated layouts) are stored and updated by one owner only; loads are
+// done by every holder.
+//
+//===----------------------------------------------------------------------===//
+#include "LoweringUtils.h"
+
+#include "tpx/Dialect/TT/IR/TTOps.h"
+#include "tpx/Dialect/TT/IR/TTTypes.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace tpx;
+using namespace tpx::gpu_lowering;
+
+namespace {
+
+/// How an element of a type travels through a PTX register: the register
+/// class (constraint letter), the integer type of that register and the
+/// width moved to or from memory.
+struct PtxRegister {
+  char constraint;
+  Type registerType;
+  unsigned memoryBits;
+};
+
+static std::optional<PtxRegister> getPtxRegister(Type type) {
+  MLIRContext *context = type.getContext();
+  unsigned bits = isa<LLVM::LLVMPointerType>(type)
+                      ? 64
+                      : (type.isIntOrFloat() ? type.getIntOrFloatBitWidth() : 0);
+  if (bits == 1)
+    bits = 8; // i1 is a byte in memory
+  switch (bits) {
+  case 8:
+  case 16:
+    return PtxRegister{'h', IntegerType::get(context, 16), bits};
+  case 32:
+    return PtxRegister{'r', IntegerType::get(context, 32), 32};
+  case 64:
+    return PtxRegister{'l', IntegerType::get(context, 64), 64};
+  default:
+    return std::nullopt;
+  }
+}
+
+/// The value of `type` as the PTX register's integer.
+static Value toRegister(OpBuilder &b, Location loc, Value value,
+                        const PtxRegister &reg) {
+  Type type = value.getType();
+  if (isa<LLVM::LLVMPointerType>(type))
+    return LLVM::PtrToIntOp::create(b, loc, reg.registerType, value);
+  if (!type.isInteger())
+    value = LLVM::BitcastOp::create(
+        b, loc, b.getIntegerType(type.getIntOrFloatBitWidth()), value);
+  if (value.getType() != reg.registerType)
+    value = LLVM::ZExtOp::create(b, loc, reg.registerType, value);
+  return value;
+}
+
+static Value fromRegister(OpBuilder &b, Location loc, Value value, Type type) {
+  if (isa<LLVM::LLVMPointerType>(type))
+    return LLVM::IntToPtrOp::create(b, loc, type, value);
+  unsigned bits = type.getIntOrFloatBitWidth();
+  if (value.getType().getIntOrFloatBitWidth() != bits)
+    value = LLVM::TruncOp::create(b, loc, b.getIntegerType(bits), value);
+  if (!type.isInteger())
+    value = LLVM::BitcastOp::create(b, loc, type, value);
+  return value;
+}
+
+/// Registers of an optional lowered operand (or `count` nulls).
+static SmallVector<Value> unpackOptional(OpBuilder &b, Location loc,
+                                         Value lowered, unsigned count) {
+  if (!lowered)
+    return SmallVector<Value>(count, Value());
+  SmallVector<Value> values = unpack(b, loc, lowered);
+  if (values.size() == 1 && count > 1)
+    values.assign(count, values.front());
+  return values;
+}
+
+static Value andPredicates(OpBuilder &b, Location loc, Value a, Value c) {
+  if (!a)
+    return c;
+  if (!c)
+    return a;
+  return LLVM::AndOp::create(b, loc, a, c);
+}
+
+/// Which thread acts for the elements of a value: the unique owner of each
+/// element of a tensor, thread 0 for a scalar.
+static Value getOwnerPredicate(OpBuilder &b, Location loc, Type type,
+                               const std::optional<LinearLayout> &layout) {
+  if (layout)
+    return getUniqueOwnerPredicate(b, loc, *layout, getThreadIds(b, loc));
+  (void)type;
+  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                              getThreadIdX(b, loc), i32Constant(b, loc, 0));
+}
+
+/// The layout of a tensor-typed value, none for scalars; false on error.
+static bool getOptionalLayout(Operation *op, Type type,
+                              std::optional<LinearLayout> &layout) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+    layout = getLayout(op, tensor);
+    return layout.has_value();
+  }
+  return true;
+}
+
+struct LoadLowering : public OpConversionPattern<tt::LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<tt::PointerType>(getElementTypeOrSelf(op.getPtr().getType())) ||
+        isa<tt::PointerType>(op.getPtr().getType()) &&
+            isa<RankedTensorType>(
+                cast<tt::PointerType>(op.getPtr().getType()).getPointeeType()))
+      return op.emitError("loads through block pointers are not supported "
+                          "by the GPU code generator");
+    Location loc = op.getLoc();
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Type element = convertElementType(getElementTypeOrSelf(op.getType()));
+    std::optional<PtxRegister> reg = getPtxRegister(element);
+    if (!resultType || !reg)
+      return op.emitError("cannot load elements of type ") << element;
+    std::optional<LinearLayout> layout;
+    if (!getOptionalLayout(op, op.getType(), layout))
+      return failure();
+
+    SmallVector<Value> pointers = unpack(rewriter, loc, adaptor.getPtr());
+    unsigned count = pointers.size();
+    SmallVector<Value> masks =
+        unpackOptional(rewriter, loc, adaptor.getMask(), count);
+    SmallVector<Value> others =
+        unpackOptional(rewriter, loc, adaptor.getOther(), count);
+    unsigned duplicates =
+        layout ? layout->getReplicationMask(LinearLayout::Register) : 0;
+
+    std::string asmText = llvm::formatv(
+        "@$2 ld.global.b{0} $0, [ $1 ];\n\t@!$2 mov.b{1} $0, $3;",
+        reg->memoryBits, reg->registerType.getIntOrFloatBitWidth());
+    std::string constraints =
+        llvm::formatv("={0},l,b,{0}", reg->constraint).str();
+    SmallVector<Value> values;
+    for (unsigned r = 0; r < count; ++r) {
+      if (r & duplicates) { // the same element as a lower register
+        values.push_back(values[r & ~duplicates]);
+        continue;
+      }
+      if (!masks[r]) {
+        Type memoryType = element.isInteger(1) ? rewriter.getI8Type() : element;
+        Value loaded = LLVM::LoadOp::create(
+            rewriter, loc, memoryType, pointers[r],
+            /*alignment=*/std::max(1u, reg->memoryBits / 8),
+            op.getIsVolatile());
+        if (element.isInteger(1))
+          loaded = LLVM::TruncOp::create(rewriter, loc, element, loaded);
+        values.push_back(loaded);
+        continue;
+      }
+      Value other = others[r]
+                        ? toRegister(rewriter, loc, others[r], *reg)
+                        : LLVM::ConstantOp::create(
+                              rewriter, loc, reg->registerType,
+                              rewriter.getIntegerAttr(reg->registerType, 0));
+      Value loaded =
+          inlinePtx(rewriter, loc, reg->registerType,
+                    {pointers[r], masks[r], other}, asmText, constraints,
+                    /*sideEffects=*/op.getIsVolatile());
+      values.push_back(fromRegister(rewriter, loc, loaded, element));
+    }
+    if (!layout)
+      rewriter.replaceOp(op, values.front());
+    else
+      rewriter.replaceOp(op, pack(rewriter, loc, resultType, values));
+    return success();
+  }
+};
+
+struct StoreLowering : public OpConversionPattern<tt::StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type valueType = op.getValue().getType();
+    Type element = convertElementType(getElementTypeOrSelf(valueType));
+    std::optional<PtxRegister> reg = getPtxRegister(element);
+    if (!reg)
+      return op.emitError("cannot store elements of type ") << element;
+    if (isa<tt::PointerType>(op.getPtr().getType()) &&
+        isa<RankedTensorType>(
+            cast<tt::PointerType>(op.getPtr().getType()).getPointeeType()))
+      return op.emitError("stores through block pointers are not supported "
+                          "by the GPU code generator");
+    std::optional<LinearLayout> layout;
+    if (!getOptionalLayout(op, valueType, layout))
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> pointers = unpack(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> values = unpack(rewriter, loc, adaptor.getValue());
+    unsigned count = pointers.size();
+    SmallVector<Value> masks =
+        unpackOptional(rewriter, loc, adaptor.getMask(), count);
+    Value owner = getOwnerPredicate(rewriter, loc, valueType, layout);
+    std::string asmText = llvm::formatv("@$2 st.global.b{0} [ $0 ], $1;",
+                                        reg->memoryBits);
+    std::string constraints = llvm::formatv("l,{0},b", reg->constraint).str();
+    for (unsigned r = 0; r < count; ++r) {
+      if (layout && !isCanonicalRegister(*layout, r))
+        continue;
+      Value predicate = andPredicates(rewriter, loc, owner, masks[r]);
+      if (!predicate) {
+        Value value = values[r];
+        if (element.isInteger(1))
+          value = LLVM::ZExtOp::create(rewriter, loc, rewriter.getI8Type(),
+                                       value);
+        LLVM::StoreOp::create(rewriter, loc, value, pointers[r],
+                              std::max(1u, reg->memoryBits / 8));
+        continue;
+      }
+      inlinePtx(rewriter, loc, Type(),
+                {pointers[r], toRegister(rewriter, loc, values[r], *reg),
+                 predicate},
+                asmText, constraints, /*sideEffects=*/true);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+static StringRef getSemantic(tt::MemSemantic sem) {
+  switch (sem) {
+  case tt::MemSemantic::RELAXED:
+    return "relaxed";
+  case tt::MemSemantic::ACQUIRE:
+    return "acquire";
+  case tt::MemSemantic::RELEASE:
+    return "release";
+  case tt::MemSemantic::ACQUIRE_RELEASE:
+    return "acq_rel";
+  }
+  llvm_unreachable("unknown memory semantic");
+}
+
+static StringRef getScope(tt::MemSyncScope scope) {
+  switch (scope) {
+  case tt::MemSyncScope::GPU:
+    return "gpu";
+  case tt::MemSyncScope::CTA:
+    return "cta";
+  case tt::MemSyncScope::SYSTEM:
+    return "sys";
+  }
+  llvm_unreachable("unknown memory scope");
+}
+
+/// The `op.type` suffix of PTX's atom for a read-modify-write kind on an
+/// element type; empty when PTX has no such atomic.
+static std::string getAtomicSuffix(tt::RMWOp kind, Type element) {
+  unsigned bits = isa<LLVM::LLVMPointerType>(element)
+                      ? 64
+                      : element.getIntOrFloatBitWidth();
+  std::string width = std::to_string(bits);
+  bool isFloat = isa<FloatType>(element);
+  switch (kind) {
+  case tt::RMWOp::AND:
+  case tt::RMWOp::OR:
+  case tt::RMWOp::XOR:
+    if (isFloat || bits < 32)
+      return "";
+    return (stringifyRMWOp(kind) + ".b" + width).str();
+  case tt::RMWOp::ADD:
+    return bits < 32 || isFloat ? "" : "add.u" + width;
+  case tt::RMWOp::FADD:
+    if (element.isF32() || element.isF64())
+      return "add.f" + width;
+    if (element.isF16())
+      return "add.noftz.f16";
+    if (element.isBF16())
+      return "add.noftz.bf16";
+    return "";
+  case tt::RMWOp::MAX:
+  case tt::RMWOp::MIN:
+    if (isFloat || bits < 32)
+      return "";
+    return (stringifyRMWOp(kind) + ".s" + width).str();
+  case tt::RMWOp::UMAX:
+  case tt::RMWOp::UMIN:
+    if (isFloat || bits < 32)
+      return "";
+    return (kind == tt::RMWOp::UMAX ? "max.u" : "min.u") + width;
+  case tt::RMWOp::XCHG:
+    return bits < 32 ? "" : "exch.b" + width;
+  }
+  return "";
+}
+
+/// Atomics run once per element, in its owner thread. When several threads
+/// hold an element and the old value is used, the others would need it
+/// too; that case is rejected rather than returning garbage.
+static LogicalResult
+lowerAtomic(Operation *op, Value loweredPtr, ArrayRef<Value> loweredOperands,
+            Value loweredMask, StringRef operation, tt::MemSemantic sem,
+            tt::MemSyncScope scope, const TypeConverter &converter,
+            ConversionPatternRewriter &rewriter) {
+  Location loc = op->getLoc();
+  Type resultType = op->getResult(0).getType();
+  Type element = convertElementType(getElementTypeOrSelf(resultType));
+  std::optional<PtxRegister> reg = getPtxRegister(element);
+  if (!reg || reg->memoryBits < 16)
+    return op->emitError("no atomic for elements of type ") << element;
+  std::optional<LinearLayout> layout;
+  if (!getOptionalLayout(op, resultType, layout))
+    return failure();
+  bool resultUsed = !op->getResult(0).use_empty();
+  if (resultUsed && layout &&
+      (layout->getReplicationMask(LinearLayout::Lane) ||
+       layout->getReplicationMask(LinearLayout::Warp)))
+    return op->emitError("the GPU code generator cannot return the old "
+                         "values of an atomic whose layout replicates "
+                         "elements across threads");
+
+  SmallVector<Value> pointers = unpack(rewriter, loc, loweredPtr);
+  unsigned count = pointers.size();
+  SmallVector<SmallVector<Value>> operands;
+  for (Value v : loweredOperands)
+    operands.push_back(unpackOptional(rewriter, loc, v, count));
+  SmallVector<Value> masks = unpackOptional(rewriter, loc, loweredMask, count);
+  Value owner = getOwnerPredicate(rewriter, loc, resultType, layout);
+
+  // d, [address], operands..., predicate.
+  std::string asmText = llvm::formatv("@${0} atom.{1}.{2}.global.{3} $0, [ $1 ]",
+                                      operands.size() + 2, getSemantic(sem),
+                                      getScope(scope), operation);
+  std::string constraints = llvm::formatv("={0},l", reg->constraint);
+  for (unsigned i = 0; i < operands.size(); ++i) {
+    asmText += llvm::formatv(", ${0}", i + 2);
+    constraints += llvm::formatv(",{0}", reg->constraint);
+  }
+  asmText += llvm::formatv(";\n\t@!${0} mov.b{1} $0, 0;", operands.size() + 2,
+                           reg->registerType.getIntOrFloatBitWidth());
+  constraints += ",b";
+
+  unsigned duplicates =
+      layout ? layout->getReplicationMask(LinearLayout::Register) : 0;
+  SmallVector<Value> results;
+  for (unsigned r = 0; r < count; ++r) {
+    if (r & duplicates) {
+      results.push_back(results[r & ~duplicates]);
+      continue;
+    }
+    SmallVector<Value> args = {pointers[r]};
+    for (auto &values : operands)
+      args.push_back(toRegister(rewriter, loc, values[r], *reg));
+    Value predicate = andPredicates(rewriter, loc, owner, masks[r]);
+    args.push_back(predicate);
+    Value old = inlinePtx(rewriter, loc, reg->registerType, args, asmText,
+                          constraints, /*sideEffects=*/true);
+    results.push_back(fromRegister(rewriter, loc, old, element));
+  }
+
+  Value result = results.front();
+  if (layout) {
+    result = pack(rewriter, loc, converter.convertType(resultType), results);
+  } else if (resultUsed) {
+    // Thread 0 did the atomic: hand its old value to every thread.
+    Type storage = reg->registerType;
+    Value base = getSharedMemoryBase(rewriter, loc, op,
+                                     getSharedElementBytes(storage));
+    emitBarrier(rewriter, loc);
+    inlinePtx(rewriter, loc, Type(),
+              {base, toRegister(rewriter, loc, result, *reg), owner},
+              llvm::formatv("@$2 st.shared.b{0} [ $0 ], $1;",
+                            storage.getIntOrFloatBitWidth())
+                  .str(),
+              llvm::formatv("r,{0},b", reg->constraint).str(), true);
+    emitBarrier(rewriter, loc);
+    result = fromRegister(rewriter, loc,
+                          LLVM::LoadOp::create(rewriter, loc, storage, base),
+                          element);
+  }
+  rewriter.replaceOp(op, result);
+  return success();
+}
+
+struct AtomicRMWLowering : public OpConversionPattern<tt::AtomicRMWOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::AtomicRMWOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type element = convertElementType(getElementTypeOrSelf(op.getType()));
+    std::string suffix = getAtomicSuffix(op.getAtomicRmwOp(), element);
+    if (suffix.empty())
+      return op.emitError("no PTX atomic for '")
+             << stringifyRMWOp(op.getAtomicRmwOp()) << "' on " << element;
+    return lowerAtomic(op, adaptor.getPtr(), {adaptor.getVal()},
+                       adaptor.getMask(), suffix, op.getSem(), op.getScope(),
+                       *getTypeConverter(), rewriter);
+  }
+};
+
+struct AtomicCASLowering : public OpConversionPattern<tt::AtomicCASOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::AtomicCASOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type element = convertElementType(getElementTypeOrSelf(op.getType()));
+    unsigned bits = isa<LLVM::LLVMPointerType>(element)
+                        ? 64
+                        : element.getIntOrFloatBitWidth();
+    return lowerAtomic(op, adaptor.getPtr(), {adaptor.getCmp(), adaptor.getVal()},
+                       Value(), "cas.b" + std::to_string(bits), op.getSem(),
+                       op.getScope(), *getTypeConverter(), rewriter);
+  }
+};
+
+} // namespace
+
+void gpu_lowering::populateMemoryPatterns(TensorTypeConverter &converter,
+                                          RewritePatternSet &patterns) {
+  patterns.add<LoadLowering, StoreLowering, AtomicRMWLowering,
+               AtomicCASLowering>(converter, patterns.getContext());
+}

@@ -1,0 +1,222 @@
+//===- ShapePatterns.cpp - layout conversions and shape ops ---------------===//
+//
+// Each shape op is a map from result coordinates to source coordinates.
+// When the source layout already gives every thread the elements it needs
+// (LinearLayout::getRegisterMapFrom), the op is a register renaming;
+// otherwise the data moves through shared memory.
+//
+//===----------------------------------------------------------------------===//
+#include "LoweringUtils.h"
+
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
+#include "tpx/Dialect/TT/IR/TTOps.h"
+
+using namespace mlir;
+using namespace tpx;
+using namespace tpx::gpu_lowering;
+
+namespace {
+
+/// The layouts and registers of a one-source shape op.
+struct ShapeOperands {
+  LinearLayout from, to;
+  SmallVector<Value> values;
+  Type resultType;
+};
+
+static std::optional<ShapeOperands>
+getShapeOperands(Operation *op, Value loweredSource,
+                 const TypeConverter &converter, OpBuilder &b) {
+  auto sourceType = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  std::optional<LinearLayout> from = getLayout(op, sourceType);
+  std::optional<LinearLayout> to = getLayout(op, resultType);
+  Type lowered = converter.convertType(resultType);
+  if (!from || !to || !lowered)
+    return std::nullopt;
+  return ShapeOperands{*from, *to, unpack(b, op->getLoc(), loweredSource),
+                       lowered};
+}
+
+/// Replaces `op` by the registers of `operands.to`, each read from the
+/// source register holding `toSource(coordinate)`, through shared memory
+/// (stored at `toStorage` of source coordinates, loaded at result
+/// coordinates) when no register renaming does it.
+static LogicalResult replaceShapeOp(
+    Operation *op, ShapeOperands &operands,
+    ConversionPatternRewriter &rewriter,
+    function_ref<Coordinate(ArrayRef<int64_t>)> toSource,
+    CoordinateMap sourceToStorage) {
+  Location loc = op->getLoc();
+  SmallVector<Value> result;
+  if (std::optional<SmallVector<unsigned>> map =
+          operands.from.getRegisterMapFrom(operands.to, toSource)) {
+    for (unsigned reg : *map)
+      result.push_back(operands.values[reg]);
+  } else {
+    auto same = [](ArrayRef<Value> c) { return SmallVector<Value>(c); };
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    result = exchangeThroughSharedMemory(
+        rewriter, loc, op, operands.values, operands.from, operands.to,
+        resultType.getElementType(), resultType.getShape(), sourceToStorage,
+        same);
+  }
+  rewriter.replaceOp(op, pack(rewriter, loc, operands.resultType, result));
+  return success();
+}
+
+struct ConvertLayoutLowering
+    : public OpConversionPattern<tpxgpu::ConvertLayoutOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tpxgpu::ConvertLayoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto ops = getShapeOperands(op, adaptor.getSrc(), *getTypeConverter(),
+                                rewriter);
+    if (!ops)
+      return failure();
+    SmallVector<Value> result =
+        convertLayout(rewriter, op.getLoc(), op, ops->values, ops->from,
+                      ops->to, op.getType().getElementType());
+    rewriter.replaceOp(op, pack(rewriter, op.getLoc(), ops->resultType, result));
+    return success();
+  }
+};
+
+/// Result coordinate without the new dimension.
+struct ExpandDimsLowering : public OpConversionPattern<tt::ExpandDimsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::ExpandDimsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto ops = getShapeOperands(op, adaptor.getSrc(), *getTypeConverter(),
+                                rewriter);
+    if (!ops)
+      return failure();
+    unsigned axis = op.getAxis();
+    auto drop = [&](ArrayRef<int64_t> c) {
+      Coordinate result(c);
+      result.erase(result.begin() + axis);
+      return result;
+    };
+    auto dropValues = [&](ArrayRef<Value> c) {
+      SmallVector<Value> result(c);
+      result.insert(result.begin() + axis, i32Constant(rewriter, op.getLoc(), 0));
+      return result;
+    };
+    return replaceShapeOp(op, *ops, rewriter, drop, dropValues);
+  }
+};
+
+/// Result coordinate with the broadcast dimensions (size 1 in the source)
+/// zeroed.
+struct BroadcastLowering : public OpConversionPattern<tt::BroadcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto ops = getShapeOperands(op, adaptor.getSrc(), *getTypeConverter(),
+                                rewriter);
+    if (!ops)
+      return failure();
+    ArrayRef<int64_t> sourceShape = op.getSrc().getType().getShape();
+    auto project = [&](ArrayRef<int64_t> c) {
+      Coordinate result(c);
+      for (auto [v, size] : llvm::zip_equal(result, sourceShape))
+        if (size == 1)
+          v = 0;
+      return result;
+    };
+    // Through shared memory the source holds only the broadcast-free slice;
+    // store it at every result position would need a loop, so stage it in a
+    // buffer of the source's shape and read it back with projected
+    // coordinates instead.
+    if (std::optional<SmallVector<unsigned>> map =
+            ops->from.getRegisterMapFrom(ops->to, project)) {
+      SmallVector<Value> result;
+      for (unsigned reg : *map)
+        result.push_back(ops->values[reg]);
+      rewriter.replaceOp(op,
+                         pack(rewriter, op.getLoc(), ops->resultType, result));
+      return success();
+    }
+    auto same = [](ArrayRef<Value> c) { return SmallVector<Value>(c); };
+    auto projectValues = [&](ArrayRef<Value> c) {
+      SmallVector<Value> result(c);
+      for (auto [v, size] : llvm::zip_equal(result, sourceShape))
+        if (size == 1)
+          v = i32Constant(rewriter, op.getLoc(), 0);
+      return result;
+    };
+    SmallVector<Value> result = exchangeThroughSharedMemory(
+        rewriter, op.getLoc(), op, ops->values, ops->from, ops->to,
+        op.getType().getElementType(), sourceShape, same, projectValues);
+    rewriter.replaceOp(op, pack(rewriter, op.getLoc(), ops->resultType, result));
+    return success();
+  }
+};
+
+/// Result dimension i is source dimension order[i].
+struct TransLowering : public OpConversionPattern<tt::TransOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::TransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto ops = getShapeOperands(op, adaptor.getSrc(), *getTypeConverter(),
+                                rewriter);
+    if (!ops)
+      return failure();
+    ArrayRef<int32_t> order = op.getOrder();
+    auto toSource = [&](ArrayRef<int64_t> c) {
+      Coordinate result(c.size());
+      for (auto [i, dim] : llvm::enumerate(order))
+        result[dim] = c[i];
+      return result;
+    };
+    auto sourceToResult = [&](ArrayRef<Value> c) {
+      SmallVector<Value> result;
+      for (int32_t dim : order)
+        result.push_back(c[dim]);
+      return result;
+    };
+    return replaceShapeOp(op, *ops, rewriter, toSource, sourceToResult);
+  }
+};
+
+/// Row-major order is kept (also with allow_reorder, which only permits a
+/// different one): elements meet at their flat index in shared memory.
+struct ReshapeLowering : public OpConversionPattern<tt::ReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto ops = getShapeOperands(op, adaptor.getSrc(), *getTypeConverter(),
+                                rewriter);
+    if (!ops)
+      return failure();
+    Location loc = op.getLoc();
+    ArrayRef<int64_t> sourceShape = op.getSrc().getType().getShape();
+    ArrayRef<int64_t> resultShape = op.getType().getShape();
+    int64_t elements = op.getType().getNumElements();
+    auto flatSource = [&](ArrayRef<Value> c) {
+      return SmallVector<Value>{linearize(rewriter, loc, c, sourceShape)};
+    };
+    auto flatResult = [&](ArrayRef<Value> c) {
+      return SmallVector<Value>{linearize(rewriter, loc, c, resultShape)};
+    };
+    SmallVector<Value> result = exchangeThroughSharedMemory(
+        rewriter, loc, op, ops->values, ops->from, ops->to,
+        op.getType().getElementType(), {elements}, flatSource, flatResult);
+    rewriter.replaceOp(op, pack(rewriter, loc, ops->resultType, result));
+    return success();
+  }
+};
+
+} // namespace
+
+void gpu_lowering::populateShapePatterns(TensorTypeConverter &converter,
+                                         RewritePatternSet &patterns) {
+  patterns.add<ConvertLayoutLowering, ExpandDimsLowering, BroadcastLowering,
+               TransLowering, ReshapeLowering>(converter,
+                                               patterns.getContext());
+}
