@@ -67,8 +67,15 @@ class TpxKernel:
         _check(_cuda.cuModuleGetFunction(
             ctypes.byref(self.function), self.module,
             metadata["entry_point"].encode()), "cuModuleGetFunction")
-        self.block = metadata.get("block_dim", [1, 1, 1])
+        # SIMT kernels run num_warps * 32 threads per block; the one-thread
+        # path (kernels the SIMT code generator does not cover) runs 1.
+        self.block = [metadata.get("block_threads", 1), 1, 1]
         self.shared = metadata.get("shared_memory", 0)
+        if self.shared > 0:
+            # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8: needed
+            # past 48 KiB of dynamic shared memory.
+            _check(_cuda.cuFuncSetAttribute(self.function, 8, self.shared),
+                   "cuFuncSetAttribute")
 
     def __call__(self, grid, *args):
         values = []

@@ -30,11 +30,14 @@ for step in "$@"; do
   bench)
     # One process per benchmark: a kernel that kills its CUDA context (an
     # exhausted device heap, say) must not take the others down with it.
+    # The per-benchmark reports stay out of $OUT (the device tool returns
+    # few files); only the merged one goes there.
+    parts=$(mktemp -d)
     n=$(python3 bench/bench.py --tpx-bin "$bin" --count)
     for i in $(seq 0 $((n - 1))); do
       timeout 300 python3 bench/bench.py --tpx-bin "$bin" --index "$i" \
-        --out "$out/bench-$i.json" 2>&1 | grep -v "Assertion" | tail -3
+        --out "$parts/bench-$i.json" 2>&1 | grep -v "Assertion" | tail -3
     done
-    python3 bench/merge_results.py "$out"/bench-*.json > "$out/bench.json" ;;
+    python3 bench/merge_results.py "$parts"/bench-*.json > "$out/bench.json" ;;
   esac
 done

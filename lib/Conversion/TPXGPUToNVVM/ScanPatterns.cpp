@@ -406,6 +406,25 @@ static Prefix scanAcrossLanes(OpBuilder &b, Location loc, Scan &s, Value lane) {
   return prefix;
 }
 
+/// The row-major index of each group's line among the lines of the
+/// tensor (`lineShape`: the shape without the axis).
+static SmallVector<Value> getLineIndices(OpBuilder &b, Location loc,
+                                         const Scan &s, const ThreadIds &ids,
+                                         ArrayRef<int64_t> lineShape) {
+  if (lineShape.empty())
+    return SmallVector<Value>(s.groups.size(), i32Constant(b, loc, 0));
+  SmallVector<Value> threadCoordinate =
+      getThreadCoordinate(b, loc, s.layout, ids);
+  SmallVector<Value> indices;
+  for (const RegisterGroup &group : s.groups) {
+    SmallVector<Value> coordinate = getElementCoordinate(
+        b, loc, s.layout, group.registers.front(), threadCoordinate);
+    coordinate.erase(coordinate.begin() + s.axis);
+    indices.push_back(linearize(b, loc, coordinate, lineShape));
+  }
+  return indices;
+}
+
 /// Stage 3: the fold of the totals of the warps earlier along the axis (in
 /// the same line), through shared memory laid out per operand as
 /// [warpPos][row-major line index]; valid where warpPos >= 1.
@@ -449,17 +468,7 @@ static Prefix scanAcrossWarps(OpBuilder &b, Location loc, Scan &s,
   }
   Value base = getSharedMemoryBase(b, loc, s.op, bytes);
 
-  SmallVector<Value> threadCoordinate =
-      getThreadCoordinate(b, loc, s.layout, ids);
-  SmallVector<Value> lineIndices;
-  for (const RegisterGroup &group : s.groups) {
-    SmallVector<Value> coordinate = getElementCoordinate(
-        b, loc, s.layout, group.registers.front(), threadCoordinate);
-    coordinate.erase(coordinate.begin() + s.axis);
-    lineIndices.push_back(lineShape.empty()
-                              ? i32Constant(b, loc, 0)
-                              : linearize(b, loc, coordinate, lineShape));
-  }
+  SmallVector<Value> lineIndices = getLineIndices(b, loc, s, ids, lineShape);
   auto slotPtr = [&](unsigned operand, Value warpPos, unsigned group) {
     Value index = LLVM::AddOp::create(
         b, loc,
@@ -473,13 +482,17 @@ static Prefix scanAcrossWarps(OpBuilder &b, Location loc, Scan &s,
                                operandBase, ValueRange{index});
   };
 
+  SmallVector<SmallVector<Value>> segmentTotals;
+  for (const SmallVector<Value> &total : s.totals)
+    segmentTotals.push_back(
+        llvm::to_vector(llvm::map_range(total, segmentTotal)));
   Value warpIndex = gatherBits(b, loc, ids.warp, s.split.warpBits);
   Value warpPos = toScanPosition(b, loc, warpIndex, warpCount, s.reverse);
   // Another conversion may still be reading the buffer.
   emitBarrier(b, loc);
-  for (auto [g, total] : llvm::enumerate(s.totals))
+  for (auto [g, total] : llvm::enumerate(segmentTotals))
     for (auto [i, value] : llvm::enumerate(total))
-      storeShared(b, loc, segmentTotal(value), slotPtr(i, warpPos, g));
+      storeShared(b, loc, value, slotPtr(i, warpPos, g));
   emitBarrier(b, loc);
 
   // folds[q]: the fold of the totals at warp positions 0..q; the warp at

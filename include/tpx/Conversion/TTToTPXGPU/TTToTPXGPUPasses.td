@@ -24,4 +24,24 @@ def ConvertTTToTPXGPU : Pass<"convert-tt-to-tpxgpu", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tpx::tpxgpu::TPXGPUDialect"];
 }
 
+def TPXGPURemoveLayoutConversions
+    : Pass<"tpxgpu-remove-layout-conversions", "::mlir::ModuleOp"> {
+  let summary = "Remove tpxgpu.convert_layout ops that recomputation or "
+                "loop-carried layouts make unnecessary";
+  let description = [{
+    A layout conversion that moves data between threads goes through shared
+    memory with two barriers. This pass removes the ones it can:
+    - rematerialization: `convert_layout(x)` where `x` is computed only from
+      constants, splats, make_range, expand_dims, broadcast and elementwise
+      ops (no memory access) is replaced by recomputing `x` directly in the
+      wanted layout; a conversion of a conversion becomes one conversion;
+    - loop-carried layouts: an scf.for argument that is only read through a
+      conversion to layout L and whose yielded value is a conversion from L
+      is carried in L (the MMA accumulator of a matmul loop), with one
+      conversion before and after the loop instead of two per iteration.
+    Unused ops left behind are erased by the canonicalize that follows.
+  }];
+  let dependentDialects = ["::tpx::tpxgpu::TPXGPUDialect"];
+}
+
 #endif // TPX_CONVERSION_TTTOTPXGPU_PASSES_TD
