@@ -51,11 +51,14 @@ static std::string checkType(Type type) {
     return "block pointers";
   if (isa<tt::TensorDescType>(type))
     return "tensor descriptors";
-  if (!isSupportedElement(type) && !type.isIntOrIndexOrFloat())
-    return "values of this type";
-  if (type.isIntOrFloat() && !isSupportedElement(type))
+  // What a pointer points to is what loads and stores move.
+  while (auto pointer = dyn_cast<tt::PointerType>(type))
+    type = pointer.getPointeeType();
+  if (isa<FloatType>(type) && !isSupportedElement(type))
     return "elements of this type (8-bit floats are lowered by the one-thread "
            "path only)";
+  if (!isSupportedElement(type) && !isa<FunctionType>(type))
+    return "values of this type";
   return "";
 }
 

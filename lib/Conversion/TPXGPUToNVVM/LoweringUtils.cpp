@@ -343,6 +343,114 @@ SmallVector<Value> gpu_lowering::exchangeThroughSharedMemory(
   return result;
 }
 
+/// How many consecutive registers of `layout` hold consecutive elements
+/// along the last dimension, starting at a multiple of that count in every
+/// thread: the width of one vector shared-memory access (at most 16 bytes).
+static unsigned getVectorWidth(const LinearLayout &layout, unsigned bytes) {
+  unsigned last = layout.getRank() - 1;
+  auto isUnit = [&](ArrayRef<int64_t> basis, int64_t step) {
+    for (unsigned d = 0; d <= last; ++d)
+      if (basis[d] != (d == last ? step : 0))
+        return false;
+    return true;
+  };
+  ArrayRef<Coordinate> regs = layout.getBases(LinearLayout::Register);
+  unsigned bits = 0;
+  while (bits < regs.size() && (2u << bits) * bytes <= 16 &&
+         isUnit(regs[bits], int64_t(1) << bits))
+    ++bits;
+  // Every other basis must leave those low bits alone, or the group would
+  // start at an unaligned element.
+  auto keepsLowBits = [&](ArrayRef<Coordinate> bases) {
+    return llvm::all_of(bases, [&](const Coordinate &b) {
+      return (b[last] & ((int64_t(1) << bits) - 1)) == 0;
+    });
+  };
+  while (bits > 0 &&
+         !(keepsLowBits(regs.drop_front(bits)) &&
+           keepsLowBits(layout.getBases(LinearLayout::Lane)) &&
+           keepsLowBits(layout.getBases(LinearLayout::Warp))))
+    --bits;
+  return 1u << bits;
+}
+
+/// Element offset of a coordinate in the conversion buffer: row-major with
+/// each row of the last dimension padded by 16 bytes, so that threads
+/// reading down a column (MMA operand fragments do) hit different banks.
+static Value getPaddedOffset(OpBuilder &b, Location loc,
+                             ArrayRef<Value> coordinate,
+                             ArrayRef<int64_t> shape, int64_t rowPad) {
+  Value index = i32Constant(b, loc, 0);
+  int64_t stride = 1;
+  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+    Value term = stride == 1 ? coordinate[d]
+                             : LLVM::MulOp::create(b, loc, coordinate[d],
+                                                   i32Constant(b, loc, stride));
+    index = LLVM::AddOp::create(b, loc, index, term);
+    stride *= shape[d] + (d == static_cast<int>(shape.size()) - 1 ? rowPad : 0);
+  }
+  return index;
+}
+
+/// A layout conversion through shared memory with vector accesses where the
+/// layouts allow them.
+static SmallVector<Value> convertThroughSharedMemory(
+    OpBuilder &b, Location loc, Operation *user, ValueRange values,
+    const LinearLayout &from, const LinearLayout &to, Type elementType) {
+  Type type = convertElementType(elementType);
+  Type storage = getStorageType(b, type);
+  unsigned bytes = getSharedElementBytes(storage);
+  ArrayRef<int64_t> shape = from.getShape();
+  int64_t rowPad = shape.size() >= 2 ? std::max<int64_t>(1, 16 / bytes) : 0;
+  int64_t elements = 1;
+  for (auto [d, size] : llvm::enumerate(shape))
+    elements *= size + (d + 1 == shape.size() ? rowPad : 0);
+  Value base = getSharedMemoryBase(b, loc, user, elements * bytes);
+  auto address = [&](Value index) {
+    return LLVM::GEPOp::create(b, loc, base.getType(), storage, base,
+                               ArrayRef<LLVM::GEPArg>{index});
+  };
+  ThreadIds ids = getThreadIds(b, loc);
+
+  emitBarrier(b, loc);
+  unsigned storeWidth = getVectorWidth(from, bytes);
+  auto storeVector = VectorType::get({storeWidth}, storage);
+  SmallVector<Value> fromThread = getThreadCoordinate(b, loc, from, ids);
+  for (unsigned reg = 0, e = from.getNumRegisters(); reg < e;
+       reg += storeWidth) {
+    if (!isCanonicalRegister(from, reg))
+      continue;
+    Value index = getPaddedOffset(
+        b, loc, getElementCoordinate(b, loc, from, reg, fromThread), shape,
+        rowPad);
+    Value data = LLVM::UndefOp::create(b, loc, storeVector);
+    for (unsigned i = 0; i < storeWidth; ++i)
+      data = LLVM::InsertElementOp::create(
+          b, loc, data, toStorage(b, loc, values[reg + i], storage),
+          i32Constant(b, loc, i));
+    LLVM::StoreOp::create(b, loc, data, address(index), storeWidth * bytes);
+  }
+  emitBarrier(b, loc);
+
+  unsigned loadWidth = getVectorWidth(to, bytes);
+  auto loadVector = VectorType::get({loadWidth}, storage);
+  SmallVector<Value> toThread = getThreadCoordinate(b, loc, to, ids);
+  SmallVector<Value> result;
+  for (unsigned reg = 0, e = to.getNumRegisters(); reg < e; reg += loadWidth) {
+    Value index = getPaddedOffset(
+        b, loc, getElementCoordinate(b, loc, to, reg, toThread), shape,
+        rowPad);
+    Value data = LLVM::LoadOp::create(b, loc, loadVector, address(index),
+                                      loadWidth * bytes);
+    for (unsigned i = 0; i < loadWidth; ++i)
+      result.push_back(fromStorage(
+          b, loc,
+          LLVM::ExtractElementOp::create(b, loc, data, i32Constant(b, loc, i)),
+          type));
+  }
+  return result;
+}
+
 SmallVector<Value> gpu_lowering::convertLayout(OpBuilder &b, Location loc,
                                                Operation *user,
                                                ValueRange values,
@@ -359,9 +467,8 @@ SmallVector<Value> gpu_lowering::convertLayout(OpBuilder &b, Location loc,
       result.push_back(values[reg]);
     return result;
   }
-  auto same = [](ArrayRef<Value> c) { return SmallVector<Value>(c); };
-  return exchangeThroughSharedMemory(b, loc, user, values, from, to,
-                                     elementType, from.getShape(), same, same);
+  return convertThroughSharedMemory(b, loc, user, values, from, to,
+                                    elementType);
 }
 
 Value gpu_lowering::inlinePtx(OpBuilder &b, Location loc, Type resultType,

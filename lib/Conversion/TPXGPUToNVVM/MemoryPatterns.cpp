@@ -5,7 +5,13 @@
 // (replicated layouts) are stored and updated by one owner only; loads are
 // done by every holder.
 //
+// Loads and stores move up to 16 bytes per instruction when the registers
+// of a thread hold consecutive elements whose addresses the axis analysis
+// (AxisInfo.h) proves consecutive, aligned to the whole vector and under
+// one mask value; otherwise one element per instruction.
+//
 //===----------------------------------------------------------------------===//
+#include "AxisInfo.h"
 #include "LoweringUtils.h"
 
 #include "tpx/Dialect/TT/IR/TTOps.h"
@@ -113,6 +119,264 @@ static bool getOptionalLayout(Operation *op, Type type,
   return true;
 }
 
+//===----------------------------------------------------------------------===//
+// Vector accesses
+//===----------------------------------------------------------------------===//
+
+/// The widest access PTX has for ld/st.global on sm_90.
+static constexpr unsigned kMaxVectorBytes = 16;
+
+/// A group of `width` registers holding consecutive elements, moved as
+/// `words` PTX registers of `wordBits` each (elements narrower than a word
+/// share one, wider ones span several).
+struct VectorAccess {
+  unsigned width;
+  unsigned elementBits;
+  unsigned wordBits;
+  unsigned words;
+
+  VectorAccess(unsigned width, unsigned elementBits)
+      : width(width), elementBits(elementBits) {
+    unsigned bits = width * elementBits;
+    wordBits = std::min(bits, 32u);
+    words = bits / wordBits;
+  }
+  unsigned getBytes() const { return width * elementBits / 8; }
+  char getConstraint() const { return wordBits == 32 ? 'r' : 'h'; }
+};
+
+/// How many registers, starting at each multiple of the result, one access
+/// can move: the largest power of two `v` such that
+///  * register bits 0..log2(v)-1 step by 1, 2, 4, ... along one dimension d,
+///    and no other register, lane or warp bit moves within such a group, so
+///    the group holds coordinates c, c+1, ..., c+v-1 along d with c a
+///    multiple of v;
+///  * the pointer is contiguous along d over runs of at least v elements,
+///    and each run starts at a multiple of v * elementBytes bytes, so the
+///    group's first address is aligned to the whole access;
+///  * the mask is constant over runs of at least v along d.
+/// Returns 1 when `op` carries no axis facts (annotateAxisInfo did not run).
+static unsigned getVectorWidth(Operation *op, const LinearLayout &layout,
+                               unsigned elementBytes, bool masked) {
+  auto contiguity = op->getAttrOfType<DenseI64ArrayAttr>(kContiguityAttr);
+  auto divisibility = op->getAttrOfType<DenseI64ArrayAttr>(kDivisibilityAttr);
+  auto maskConstancy =
+      op->getAttrOfType<DenseI64ArrayAttr>(kMaskConstancyAttr);
+  unsigned rank = layout.getRank();
+  if (!contiguity || !divisibility || contiguity.size() != rank ||
+      divisibility.size() != rank)
+    return 1;
+  if (masked && (!maskConstancy || maskConstancy.size() != rank))
+    return 1;
+  ArrayRef<Coordinate> registers = layout.getBases(LinearLayout::Register);
+  auto isStepAlong = [&](const Coordinate &basis, unsigned dim,
+                         int64_t amount) {
+    for (unsigned d = 0; d < rank; ++d)
+      if (basis[d] != (d == dim ? amount : 0))
+        return false;
+    return true;
+  };
+  std::optional<unsigned> dim;
+  for (unsigned d = 0; d < rank && !registers.empty(); ++d)
+    if (isStepAlong(registers[0], d, 1))
+      dim = d;
+  if (!dim)
+    return 1;
+
+  unsigned bits = 0;
+  while (bits < registers.size() &&
+         (2u << bits) * elementBytes <= kMaxVectorBytes &&
+         isStepAlong(registers[bits], *dim, int64_t(1) << bits))
+    ++bits;
+  int64_t width = int64_t(1) << bits;
+  width = std::min(width, contiguity[*dim]);
+  if (masked)
+    width = std::min(width, maskConstancy[*dim]);
+  while (width > 1 && divisibility[*dim] % (width * elementBytes) != 0)
+    width /= 2;
+
+  // Every other basis must leave the low bits of d alone, or the group's
+  // first register would not hold its lowest coordinate.
+  auto keepsGroups = [&](unsigned groupBits) {
+    int64_t low = (int64_t(1) << groupBits) - 1;
+    for (unsigned i = groupBits; i < registers.size(); ++i)
+      if (registers[i][*dim] & low)
+        return false;
+    for (auto in : {LinearLayout::Lane, LinearLayout::Warp})
+      for (const Coordinate &basis : layout.getBases(in))
+        if (basis[*dim] & low)
+          return false;
+    return true;
+  };
+  while (width > 1 && !keepsGroups(llvm::Log2_64(width)))
+    width /= 2;
+  return width < 1 ? 1 : static_cast<unsigned>(width);
+}
+
+/// An element as the integer it is in memory (i1 as a byte, pointers as
+/// i64), and back.
+static Value toMemoryInteger(OpBuilder &b, Location loc, Value value) {
+  Type type = value.getType();
+  if (isa<LLVM::LLVMPointerType>(type))
+    return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), value);
+  if (type.isInteger(1))
+    return LLVM::ZExtOp::create(b, loc, b.getI8Type(), value);
+  if (!type.isInteger())
+    return LLVM::BitcastOp::create(
+        b, loc, b.getIntegerType(type.getIntOrFloatBitWidth()), value);
+  return value;
+}
+
+static Value fromMemoryInteger(OpBuilder &b, Location loc, Value value,
+                               Type type) {
+  if (isa<LLVM::LLVMPointerType>(type))
+    return LLVM::IntToPtrOp::create(b, loc, type, value);
+  if (type.isInteger(1))
+    return LLVM::TruncOp::create(b, loc, type, value);
+  if (!type.isInteger())
+    return LLVM::BitcastOp::create(b, loc, type, value);
+  return value;
+}
+
+static VectorType getWordVectorType(OpBuilder &b, const VectorAccess &access) {
+  return VectorType::get({static_cast<int64_t>(access.words)},
+                         b.getIntegerType(access.wordBits));
+}
+
+/// The elements of a group as a vector of words (lowest element in the
+/// lowest bits, as little-endian memory has them).
+static Value packGroup(OpBuilder &b, Location loc, ArrayRef<Value> elements,
+                       const VectorAccess &access) {
+  auto type = VectorType::get({static_cast<int64_t>(access.width)},
+                              b.getIntegerType(access.elementBits));
+  Value vector = LLVM::UndefOp::create(b, loc, type);
+  for (auto [i, element] : llvm::enumerate(elements))
+    vector = LLVM::InsertElementOp::create(b, loc, vector,
+                                           toMemoryInteger(b, loc, element),
+                                           i32Constant(b, loc, i));
+  return LLVM::BitcastOp::create(b, loc, getWordVectorType(b, access), vector);
+}
+
+static SmallVector<Value> unpackGroup(OpBuilder &b, Location loc,
+                                      Value words, const VectorAccess &access,
+                                      Type element) {
+  auto type = VectorType::get({static_cast<int64_t>(access.width)},
+                              b.getIntegerType(access.elementBits));
+  Value vector = LLVM::BitcastOp::create(b, loc, type, words);
+  SmallVector<Value> elements;
+  for (unsigned i = 0; i < access.width; ++i)
+    elements.push_back(fromMemoryInteger(
+        b, loc,
+        LLVM::ExtractElementOp::create(b, loc, vector, i32Constant(b, loc, i)),
+        element));
+  return elements;
+}
+
+/// `{ $first, $first+1, ... }` (or `$first` for one word).
+static std::string getOperandList(unsigned first, unsigned count) {
+  if (count == 1)
+    return llvm::formatv("${0}", first).str();
+  std::string list = "{ ";
+  for (unsigned i = 0; i < count; ++i)
+    list += llvm::formatv("{0}${1}", i ? ", " : "", first + i).str();
+  return list + " }";
+}
+
+static std::string getVectorSuffix(const VectorAccess &access) {
+  std::string suffix =
+      access.words == 1 ? "" : llvm::formatv(".v{0}", access.words).str();
+  return suffix + llvm::formatv(".b{0}", access.wordBits).str();
+}
+
+/// One load of a group through `pointer` (its first element's address).
+/// Masked off, the group takes `others` (zero when there are none).
+static SmallVector<Value> loadGroup(OpBuilder &b, Location loc, Value pointer,
+                                    Value mask, ArrayRef<Value> others,
+                                    const VectorAccess &access, Type element,
+                                    bool isVolatile) {
+  VectorType wordVectorType = getWordVectorType(b, access);
+  if (!mask) {
+    Value words = LLVM::LoadOp::create(b, loc, wordVectorType, pointer,
+                                       access.getBytes(), isVolatile);
+    return unpackGroup(b, loc, words, access, element);
+  }
+  Type wordType = b.getIntegerType(access.wordBits);
+  SmallVector<Value> operands = {pointer, mask};
+  if (others.front()) {
+    Value packed = packGroup(b, loc, others, access);
+    for (unsigned i = 0; i < access.words; ++i)
+      operands.push_back(LLVM::ExtractElementOp::create(
+          b, loc, packed, i32Constant(b, loc, i)));
+  } else {
+    for (unsigned i = 0; i < access.words; ++i)
+      operands.push_back(LLVM::ConstantOp::create(
+          b, loc, wordType, b.getIntegerAttr(wordType, 0)));
+  }
+  // Outputs $0..$n-1, then the address, the predicate and the words to
+  // take when the predicate is false.
+  unsigned n = access.words;
+  std::string asmText = llvm::formatv(
+      "@${0} ld.global{1} {2}, [ ${3} ];", n + 1, getVectorSuffix(access),
+      getOperandList(0, n), n);
+  for (unsigned i = 0; i < n; ++i)
+    asmText += llvm::formatv("
+	@!${0} mov.b{1} ${2}, ${3};", n + 1,
+                             access.wordBits, i, n + 2 + i)
+                   .str();
+  std::string constraints;
+  for (unsigned i = 0; i < n; ++i)
+    constraints += llvm::formatv("={0},", access.getConstraint()).str();
+  constraints += "l,b";
+  for (unsigned i = 0; i < n; ++i)
+    constraints += llvm::formatv(",{0}", access.getConstraint()).str();
+
+  Type resultType =
+      n == 1 ? wordType
+             : LLVM::LLVMStructType::getLiteral(
+                   b.getContext(), SmallVector<Type>(n, wordType));
+  Value loaded = inlinePtx(b, loc, resultType, operands, asmText, constraints,
+                           /*sideEffects=*/isVolatile);
+  Value words = LLVM::UndefOp::create(b, loc, wordVectorType);
+  for (unsigned i = 0; i < n; ++i) {
+    Value word = n == 1 ? loaded
+                        : LLVM::ExtractValueOp::create(b, loc, loaded, i);
+    words = LLVM::InsertElementOp::create(b, loc, words, word,
+                                          i32Constant(b, loc, i));
+  }
+  return unpackGroup(b, loc, words, access, element);
+}
+
+/// One store of a group through `pointer` where `predicate` (if any) holds.
+static void storeGroup(OpBuilder &b, Location loc, Value pointer,
+                       Value predicate, ArrayRef<Value> values,
+                       const VectorAccess &access) {
+  Value packed = packGroup(b, loc, values, access);
+  if (!predicate) {
+    LLVM::StoreOp::create(b, loc, packed, pointer, access.getBytes());
+    return;
+  }
+  unsigned n = access.words;
+  SmallVector<Value> operands = {pointer};
+  for (unsigned i = 0; i < n; ++i)
+    operands.push_back(
+        LLVM::ExtractElementOp::create(b, loc, packed, i32Constant(b, loc, i)));
+  operands.push_back(predicate);
+  // The address, the words, then the predicate.
+  std::string asmText =
+      llvm::formatv("@${0} st.global{1} [ $0 ], {2};", n + 1,
+                    getVectorSuffix(access), getOperandList(1, n));
+  std::string constraints = "l";
+  for (unsigned i = 0; i < n; ++i)
+    constraints += llvm::formatv(",{0}", access.getConstraint()).str();
+  constraints += ",b";
+  inlinePtx(b, loc, Type(), operands, asmText, constraints,
+            /*sideEffects=*/true);
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
 struct LoadLowering : public OpConversionPattern<tt::LoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -148,10 +412,23 @@ struct LoadLowering : public OpConversionPattern<tt::LoadOp> {
         reg->memoryBits, reg->registerType.getIntOrFloatBitWidth());
     std::string constraints =
         llvm::formatv("={0},l,b,{0}", reg->constraint).str();
+    unsigned width =
+        layout ? getVectorWidth(op, *layout, reg->memoryBits / 8,
+                                static_cast<bool>(op.getMask()))
+               : 1;
+    VectorAccess access(width, reg->memoryBits);
     SmallVector<Value> values;
-    for (unsigned r = 0; r < count; ++r) {
-      if (r & duplicates) { // the same element as a lower register
-        values.push_back(values[r & ~duplicates]);
+    for (unsigned r = 0; r < count; r += width) {
+      if (r & duplicates) { // the same elements as lower registers
+        for (unsigned i = 0; i < width; ++i)
+          values.push_back(values[(r + i) & ~duplicates]);
+        continue;
+      }
+      if (width > 1) {
+        llvm::append_range(
+            values, loadGroup(rewriter, loc, pointers[r], masks[r],
+                              ArrayRef(others).slice(r, width), access,
+                              element, op.getIsVolatile()));
         continue;
       }
       if (!masks[r]) {
@@ -212,10 +489,22 @@ struct StoreLowering : public OpConversionPattern<tt::StoreOp> {
     std::string asmText = llvm::formatv("@$2 st.global.b{0} [ $0 ], $1;",
                                         reg->memoryBits);
     std::string constraints = llvm::formatv("l,{0},b", reg->constraint).str();
-    for (unsigned r = 0; r < count; ++r) {
+    unsigned width =
+        layout ? getVectorWidth(op, *layout, reg->memoryBits / 8,
+                                static_cast<bool>(op.getMask()))
+               : 1;
+    VectorAccess access(width, reg->memoryBits);
+    for (unsigned r = 0; r < count; r += width) {
+      // Replicated registers sit above the group bits: a group is
+      // canonical as a whole or not at all.
       if (layout && !isCanonicalRegister(*layout, r))
         continue;
       Value predicate = andPredicates(rewriter, loc, owner, masks[r]);
+      if (width > 1) {
+        storeGroup(rewriter, loc, pointers[r], predicate,
+                   ArrayRef(values).slice(r, width), access);
+        continue;
+      }
       if (!predicate) {
         Value value = values[r];
         if (element.isInteger(1))

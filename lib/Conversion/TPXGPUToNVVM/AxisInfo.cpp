@@ -1,0 +1,755 @@
+//===- AxisInfo.cpp - contiguity and alignment facts for memory accesses --===//
+//
+// Every transfer function below must only claim what holds for all runtime
+// values: a claim too strong turns into a misaligned vector access, which
+// kills the kernel. Where a rule would need more than the lattice tracks it
+// gives up to (1, 1, 1) along that dimension.
+//
+//===----------------------------------------------------------------------===//
+#include "AxisInfo.h"
+
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
+#include "tpx/Dialect/TT/IR/TTOps.h"
+#include "tpx/Dialect/TT/IR/TTTypes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tpx;
+using namespace tpx::gpu_lowering;
+
+/// Loops whose facts still change after this many passes over the body are
+/// given up on (pessimistic loop-carried values).
+static constexpr unsigned kMaxLoopPasses = 16;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// The shape the analysis gives a value: a tensor's, [1] for scalars.
+static SmallVector<int64_t, 4> getShape(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return SmallVector<int64_t, 4>(tensor.getShape());
+  return {1};
+}
+
+/// How far a value moves per step of a contiguous run: the pointee's bytes
+/// for (tensors of) pointers, 1 for integers.
+static int64_t getStep(Type type) {
+  auto pointer = dyn_cast<tt::PointerType>(getElementTypeOrSelf(type));
+  if (!pointer)
+    return 1;
+  Type pointee = pointer.getPointeeType();
+  if (isa<tt::PointerType>(pointee))
+    return 8;
+  if (pointee.isIntOrFloat())
+    return std::max<int64_t>(1, pointee.getIntOrFloatBitWidth() / 8);
+  return 1;
+}
+
+static int64_t highestPowerOf2Divisor(int64_t value) {
+  if (value == 0)
+    return kMaxDivisibility;
+  uint64_t bits = static_cast<uint64_t>(value);
+  return std::min<int64_t>(kMaxDivisibility,
+                           int64_t(1) << llvm::countr_zero(bits));
+}
+
+/// a * b for powers of two, saturating at kMaxDivisibility.
+static int64_t mulCapped(int64_t a, int64_t b) {
+  if (a >= kMaxDivisibility || b >= kMaxDivisibility ||
+      a > kMaxDivisibility / b)
+    return kMaxDivisibility;
+  return a * b;
+}
+
+/// Keeps every fact within the shape and the lattice's range; a dimension
+/// of one element has no runs to speak of.
+static void normalize(AxisInfo &info, ArrayRef<int64_t> shape) {
+  for (unsigned d = 0; d < info.getRank(); ++d) {
+    int64_t size = d < shape.size() ? shape[d] : 1;
+    info.contiguity[d] = std::clamp<int64_t>(info.contiguity[d], 1, size);
+    info.constancy[d] = std::clamp<int64_t>(info.constancy[d], 1, size);
+    info.divisibility[d] =
+        std::clamp<int64_t>(info.divisibility[d], 1, kMaxDivisibility);
+  }
+  if (info.constant) {
+    for (auto [d, size] : llvm::enumerate(shape)) {
+      info.constancy[d] = size;
+      info.contiguity[d] = 1;
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// AxisInfo
+//===----------------------------------------------------------------------===//
+
+AxisInfo AxisInfo::getPessimistic(ArrayRef<int64_t> shape) {
+  AxisInfo info;
+  info.contiguity.assign(shape.size(), 1);
+  info.divisibility.assign(shape.size(), 1);
+  info.constancy.assign(shape.size(), 1);
+  return info;
+}
+
+AxisInfo AxisInfo::getUniform(ArrayRef<int64_t> shape, int64_t divisibility,
+                              std::optional<int64_t> constant,
+                              bool nonNegative) {
+  AxisInfo info;
+  info.contiguity.assign(shape.size(), 1);
+  info.divisibility.assign(
+      shape.size(), std::clamp<int64_t>(divisibility, 1, kMaxDivisibility));
+  info.constancy.assign(shape.begin(), shape.end());
+  info.constant = constant;
+  info.nonNegative = nonNegative || (constant && *constant >= 0);
+  return info;
+}
+
+int64_t AxisInfo::getDivisibilityAt(unsigned dim, int64_t length,
+                                    int64_t step) const {
+  // Runs of `length` starting at multiples of `length`: when they are at
+  // least as long as the known runs, each starts a known run; otherwise the
+  // start lies inside one, `j * length` steps after the run's start.
+  if (length >= contiguity[dim])
+    return divisibility[dim];
+  return std::min(divisibility[dim], mulCapped(length, step));
+}
+
+AxisInfo AxisInfo::meet(const AxisInfo &a, const AxisInfo &b, int64_t step) {
+  if (a.getRank() != b.getRank())
+    return getPessimistic(SmallVector<int64_t>(a.getRank(), 1));
+  AxisInfo info;
+  for (unsigned d = 0; d < a.getRank(); ++d) {
+    int64_t contiguity = std::min(a.contiguity[d], b.contiguity[d]);
+    info.contiguity.push_back(contiguity);
+    info.constancy.push_back(std::min(a.constancy[d], b.constancy[d]));
+    info.divisibility.push_back(
+        std::min(a.getDivisibilityAt(d, contiguity, step),
+                 b.getDivisibilityAt(d, contiguity, step)));
+  }
+  if (a.constant == b.constant)
+    info.constant = a.constant;
+  info.nonNegative = a.nonNegative && b.nonNegative;
+  return info;
+}
+
+bool AxisInfo::operator==(const AxisInfo &other) const {
+  return contiguity == other.contiguity &&
+         divisibility == other.divisibility && constancy == other.constancy &&
+         constant == other.constant && nonNegative == other.nonNegative;
+}
+
+//===----------------------------------------------------------------------===//
+// Transfer functions
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// a + b (or a - b), where b is scaled by `scale` (bytes per offset unit for
+/// tt.addptr) and both step by `step` along contiguous runs.
+AxisInfo addLike(const AxisInfo &a, const AxisInfo &b, ArrayRef<int64_t> shape,
+                 int64_t step, int64_t scale, bool subtract, bool isPointer) {
+  if (!isPointer && a.constant && b.constant) {
+    int64_t value = subtract ? *a.constant - *b.constant
+                             : *a.constant + *b.constant;
+    return AxisInfo::getUniform(shape, highestPowerOf2Divisor(value), value,
+                                value >= 0);
+  }
+  AxisInfo info = AxisInfo::getPessimistic(shape);
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    // A run stays a run when the other side is constant over it; a
+    // subtracted run counts down, which is not contiguity.
+    int64_t contiguity = std::min(a.contiguity[d], b.constancy[d]);
+    if (!subtract)
+      contiguity =
+          std::max(contiguity, std::min(a.constancy[d], b.contiguity[d]));
+    info.contiguity[d] = contiguity;
+    info.constancy[d] = std::min(a.constancy[d], b.constancy[d]);
+    info.divisibility[d] =
+        std::min(a.getDivisibilityAt(d, contiguity, step),
+                 mulCapped(b.getDivisibilityAt(d, contiguity, 1), scale));
+  }
+  info.nonNegative = !subtract && !isPointer && a.nonNegative && b.nonNegative;
+  return info;
+}
+
+AxisInfo mul(const AxisInfo &a, const AxisInfo &b, ArrayRef<int64_t> shape) {
+  if (a.constant && b.constant) {
+    int64_t value = *a.constant * *b.constant;
+    return AxisInfo::getUniform(shape, highestPowerOf2Divisor(value), value,
+                                value >= 0);
+  }
+  if (b.constant == 1)
+    return a;
+  if (a.constant == 1)
+    return b;
+  if (a.constant == 0 || b.constant == 0)
+    return AxisInfo::getUniform(shape, kMaxDivisibility, 0, true);
+  AxisInfo info = AxisInfo::getPessimistic(shape);
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    info.constancy[d] = std::min(a.constancy[d], b.constancy[d]);
+    // Elements inside a run are not multiples of the run start's divisor.
+    info.divisibility[d] = mulCapped(a.getElementDivisibility(d, 1),
+                                     b.getElementDivisibility(d, 1));
+  }
+  info.nonNegative = a.nonNegative && b.nonNegative;
+  return info;
+}
+
+/// a / b with b a positive constant q: runs of a that start at multiples of
+/// a power of two dividing q have one quotient. Truncating signed division
+/// splits such runs at zero, so signed operands must be non-negative.
+AxisInfo div(const AxisInfo &a, const AxisInfo &b, ArrayRef<int64_t> shape,
+             bool isSigned) {
+  AxisInfo info = AxisInfo::getPessimistic(shape);
+  for (unsigned d = 0; d < shape.size(); ++d)
+    info.constancy[d] = std::min(a.constancy[d], b.constancy[d]);
+  if (!b.constant || *b.constant <= 0) {
+    info.nonNegative = isSigned ? a.nonNegative && b.nonNegative : false;
+    return info;
+  }
+  int64_t q = *b.constant;
+  if (q == 1)
+    return a;
+  if (a.constant && (isSigned || *a.constant >= 0)) {
+    int64_t value = *a.constant / q;
+    return AxisInfo::getUniform(shape, highestPowerOf2Divisor(value), value,
+                                value >= 0);
+  }
+  bool runsIntact = !isSigned || a.nonNegative;
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    info.constancy[d] = a.constancy[d];
+    if (runsIntact && a.contiguity[d] > 1)
+      info.constancy[d] =
+          std::max(info.constancy[d],
+                   std::min({a.contiguity[d], a.divisibility[d],
+                             highestPowerOf2Divisor(q)}));
+    int64_t elements = a.getElementDivisibility(d, 1);
+    if (llvm::isPowerOf2_64(q) && elements % q == 0)
+      info.divisibility[d] = elements / q;
+  }
+  // Unsigned quotients by q >= 2 fit in the signed range.
+  info.nonNegative = isSigned ? a.nonNegative : true;
+  return info;
+}
+
+/// a % b with b constant along the runs: a run of a that starts at a
+/// multiple of both its own length and b's divisor never wraps. Signed
+/// remainders of negative runs do wrap (they restart at multiples of b from
+/// the other side), so signed operands must be non-negative.
+AxisInfo rem(const AxisInfo &a, const AxisInfo &b, ArrayRef<int64_t> shape,
+             bool isSigned) {
+  if (a.constant && b.constant && *b.constant > 0 &&
+      (isSigned || *a.constant >= 0)) {
+    int64_t value = *a.constant % *b.constant;
+    return AxisInfo::getUniform(shape, highestPowerOf2Divisor(value), value,
+                                value >= 0);
+  }
+  AxisInfo info = AxisInfo::getPessimistic(shape);
+  bool runsIntact = !isSigned || a.nonNegative;
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    info.constancy[d] = std::min(a.constancy[d], b.constancy[d]);
+    int64_t divisor = b.getElementDivisibility(d, 1);
+    int64_t contiguity = 1;
+    if (runsIntact && a.contiguity[d] > 1)
+      contiguity = std::min(
+          {a.contiguity[d], a.divisibility[d], divisor, b.constancy[d]});
+    info.contiguity[d] = contiguity;
+    // x - k * b: a multiple of what divides both.
+    info.divisibility[d] =
+        std::min(a.getDivisibilityAt(d, contiguity, 1), divisor);
+  }
+  info.nonNegative = isSigned ? a.nonNegative : b.nonNegative;
+  return info;
+}
+
+/// A comparison is constant over a run of a (growing by one) against a
+/// constant b when the run cannot contain the point where it flips. For
+/// a < b and a >= b that point is b itself, so runs starting at multiples of
+/// a power of two dividing b never straddle it; for a <= b and a > b it is
+/// b + 1, which such runs do straddle. Mirrored when b is the run.
+AxisInfo cmp(const AxisInfo &a, const AxisInfo &b, ArrayRef<int64_t> shape,
+             arith::CmpIPredicate predicate) {
+  using P = arith::CmpIPredicate;
+  bool lhsRunSafe = predicate == P::slt || predicate == P::ult ||
+                    predicate == P::sge || predicate == P::uge;
+  bool rhsRunSafe = predicate == P::sgt || predicate == P::ugt ||
+                    predicate == P::sle || predicate == P::ule;
+  AxisInfo info = AxisInfo::getPessimistic(shape);
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    int64_t constancy = std::min(a.constancy[d], b.constancy[d]);
+    if (lhsRunSafe && a.contiguity[d] > 1)
+      constancy = std::max(
+          constancy, std::min({a.contiguity[d], a.divisibility[d],
+                               b.constancy[d], b.getElementDivisibility(d, 1)}));
+    if (rhsRunSafe && b.contiguity[d] > 1)
+      constancy = std::max(
+          constancy, std::min({b.contiguity[d], b.divisibility[d],
+                               a.constancy[d], a.getElementDivisibility(d, 1)}));
+    info.constancy[d] = constancy;
+  }
+  return info;
+}
+
+/// Bitwise and/or/xor: constant where both are; a conjunction keeps the
+/// trailing zeros of either operand, the others only the common ones.
+AxisInfo bitwise(const AxisInfo &a, const AxisInfo &b, ArrayRef<int64_t> shape,
+                 bool isAnd) {
+  AxisInfo info = AxisInfo::getPessimistic(shape);
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    info.constancy[d] = std::min(a.constancy[d], b.constancy[d]);
+    int64_t lhs = a.getElementDivisibility(d, 1);
+    int64_t rhs = b.getElementDivisibility(d, 1);
+    info.divisibility[d] = isAnd ? std::max(lhs, rhs) : std::min(lhs, rhs);
+  }
+  info.nonNegative = isAnd ? a.nonNegative || b.nonNegative
+                           : a.nonNegative && b.nonNegative;
+  return info;
+}
+
+/// select, min and max: each element is one of the operands' elements.
+AxisInfo choose(const AxisInfo *condition, const AxisInfo &a,
+                const AxisInfo &b, ArrayRef<int64_t> shape, int64_t step) {
+  AxisInfo info = AxisInfo::getPessimistic(shape);
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    int64_t constancy = std::min(a.constancy[d], b.constancy[d]);
+    // Both runs line up and the choice does not change along them.
+    int64_t contiguity =
+        condition ? std::min({condition->constancy[d], a.contiguity[d],
+                              b.contiguity[d]})
+                  : 1;
+    if (condition)
+      constancy = std::min(constancy, condition->constancy[d]);
+    info.constancy[d] = constancy;
+    info.contiguity[d] = contiguity;
+    info.divisibility[d] = std::min(a.getDivisibilityAt(d, contiguity, step),
+                                    b.getDivisibilityAt(d, contiguity, step));
+  }
+  if (condition && condition->constant)
+    return *condition->constant ? a : b;
+  if (a.constant == b.constant)
+    info.constant = a.constant;
+  info.nonNegative = a.nonNegative && b.nonNegative;
+  return info;
+}
+
+/// Forgets contiguity (keeping what it implied for every element), for
+/// casts that change what one step is.
+AxisInfo withoutContiguity(const AxisInfo &a, int64_t step) {
+  AxisInfo info = a;
+  for (unsigned d = 0; d < a.getRank(); ++d) {
+    info.divisibility[d] = a.getElementDivisibility(d, step);
+    info.contiguity[d] = 1;
+  }
+  return info;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// AxisInfoAnalysis
+//===----------------------------------------------------------------------===//
+
+AxisInfoAnalysis::AxisInfoAnalysis(Operation *root) {
+  visitOperation(root);
+}
+
+AxisInfo AxisInfoAnalysis::getAxisInfo(Value value) const {
+  auto it = infos.find(value);
+  if (it != infos.end())
+    return it->second;
+  return AxisInfo::getPessimistic(getShape(value.getType()));
+}
+
+void AxisInfoAnalysis::setPessimistic(ValueRange values) {
+  for (Value value : values)
+    infos[value] = AxisInfo::getPessimistic(getShape(value.getType()));
+}
+
+void AxisInfoAnalysis::visitRegion(Region &region) {
+  for (Block &block : region) {
+    setPessimistic(block.getArguments());
+    visitBlock(block);
+  }
+}
+
+void AxisInfoAnalysis::visitBlock(Block &block) {
+  for (Operation &op : block)
+    visitOperation(&op);
+}
+
+void AxisInfoAnalysis::visitOperation(Operation *op) {
+  if (isa<FunctionOpInterface>(op))
+    return visitFunction(op);
+  if (isa<scf::ForOp>(op))
+    return visitFor(op);
+  if (isa<scf::IfOp>(op))
+    return visitIf(op);
+  if (op->getNumRegions() != 0) {
+    // Anything else with regions (while loops, reductions, scans, the
+    // module): nothing known about its block arguments or results.
+    for (Region &region : op->getRegions())
+      visitRegion(region);
+    setPessimistic(op->getResults());
+    return;
+  }
+  visitSimple(op);
+}
+
+void AxisInfoAnalysis::visitFunction(Operation *op) {
+  auto function = cast<FunctionOpInterface>(op);
+  if (function.isExternal())
+    return;
+  Region &body = function.getFunctionBody();
+  for (Block &block : body)
+    setPessimistic(block.getArguments());
+  // Triton's argument hints: a pointer (bytes) or integer the launcher
+  // checked to be a multiple of the value.
+  for (BlockArgument arg : body.front().getArguments()) {
+    auto hint = function.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                       "tt.divisibility");
+    if (!hint || isa<RankedTensorType>(arg.getType()) ||
+        hint.getValue().isNonPositive())
+      continue;
+    int64_t divisibility =
+        highestPowerOf2Divisor(hint.getValue().getLimitedValue(
+            static_cast<uint64_t>(kMaxDivisibility)));
+    AxisInfo info = AxisInfo::getPessimistic({1});
+    info.divisibility[0] = divisibility;
+    infos[arg] = info;
+  }
+  for (Block &block : body)
+    visitBlock(block);
+}
+
+void AxisInfoAnalysis::visitFor(Operation *op) {
+  auto loop = cast<scf::ForOp>(op);
+  AxisInfo lower = getAxisInfo(loop.getLowerBound());
+  AxisInfo step = getAxisInfo(loop.getStep());
+  // lb + i * step.
+  AxisInfo iv = AxisInfo::getPessimistic({1});
+  iv.divisibility[0] = std::min(lower.getElementDivisibility(0, 1),
+                                step.getElementDivisibility(0, 1));
+  iv.nonNegative = lower.nonNegative && step.nonNegative;
+  infos[loop.getInductionVar()] = iv;
+
+  SmallVector<AxisInfo> inits, current;
+  for (Value init : loop.getInitArgs())
+    inits.push_back(getAxisInfo(init));
+  current = inits;
+  Block *body = loop.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  // Descend from the initial values: every pass meets the entry facts with
+  // what the body yields, until that no longer changes. The result holds
+  // on entry and is preserved by an iteration, so it holds throughout.
+  bool converged = false;
+  for (unsigned pass = 0; pass < kMaxLoopPasses && !converged; ++pass) {
+    for (auto [arg, info] : llvm::zip_equal(loop.getRegionIterArgs(), current))
+      infos[arg] = info;
+    visitBlock(*body);
+    SmallVector<AxisInfo> next;
+    for (auto [init, yielded, arg] :
+         llvm::zip_equal(inits, yield.getOperands(), loop.getRegionIterArgs()))
+      next.push_back(AxisInfo::meet(init, getAxisInfo(yielded),
+                                    getStep(arg.getType())));
+    converged = next == current;
+    current = std::move(next);
+  }
+  if (!converged) {
+    setPessimistic(loop.getRegionIterArgs());
+    visitBlock(*body);
+    setPessimistic(loop.getResults());
+    return;
+  }
+  // No iteration leaves the entry facts; otherwise the last yield's.
+  for (auto [result, info] : llvm::zip_equal(loop.getResults(), current))
+    infos[result] = info;
+}
+
+void AxisInfoAnalysis::visitIf(Operation *op) {
+  auto branch = cast<scf::IfOp>(op);
+  for (Region &region : op->getRegions())
+    visitRegion(region);
+  if (op->getNumResults() == 0)
+    return;
+  if (branch.getElseRegion().empty()) {
+    setPessimistic(op->getResults());
+    return;
+  }
+  auto thenYield = branch.thenYield();
+  auto elseYield = branch.elseYield();
+  for (auto [result, a, b] : llvm::zip_equal(
+           op->getResults(), thenYield.getOperands(), elseYield.getOperands()))
+    infos[result] = AxisInfo::meet(getAxisInfo(a), getAxisInfo(b),
+                                   getStep(result.getType()));
+}
+
+void AxisInfoAnalysis::visitSimple(Operation *op) {
+  if (op->getNumResults() != 1) {
+    setPessimistic(op->getResults());
+    return;
+  }
+  Value result = op->getResult(0);
+  Type resultType = result.getType();
+  SmallVector<int64_t, 4> shape = getShape(resultType);
+  int64_t step = getStep(resultType);
+  // An operand's facts in the result's shape: scalars used with tensors
+  // (a select's condition) are uniform over it.
+  auto operand = [&](unsigned i) {
+    Value value = op->getOperand(i);
+    AxisInfo info = getAxisInfo(value);
+    if (!isa<RankedTensorType>(value.getType()) &&
+        isa<RankedTensorType>(resultType))
+      return AxisInfo::getUniform(
+          shape, info.getElementDivisibility(0, getStep(value.getType())),
+          info.constant, info.nonNegative);
+    if (info.getRank() != shape.size())
+      return AxisInfo::getPessimistic(shape);
+    return info;
+  };
+
+  std::optional<AxisInfo> info =
+      llvm::TypeSwitch<Operation *, std::optional<AxisInfo>>(op)
+          .Case([&](arith::ConstantOp constant) -> std::optional<AxisInfo> {
+            Attribute value = constant.getValue();
+            if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
+              if (!dense.isSplat())
+                return std::nullopt;
+              value = dense.getSplatValue<Attribute>();
+            }
+            if (auto integer = dyn_cast<IntegerAttr>(value)) {
+              int64_t v = integer.getType().isInteger(1)
+                              ? static_cast<int64_t>(
+                                    integer.getValue().getZExtValue())
+                              : integer.getValue().getSExtValue();
+              return AxisInfo::getUniform(shape, highestPowerOf2Divisor(v), v,
+                                          v >= 0);
+            }
+            return AxisInfo::getUniform(shape, 1, std::nullopt, false);
+          })
+          .Case([&](tt::MakeRangeOp range) -> std::optional<AxisInfo> {
+            auto start = static_cast<int32_t>(range.getStart());
+            AxisInfo info = AxisInfo::getPessimistic(shape);
+            info.contiguity[0] = shape[0];
+            info.divisibility[0] = highestPowerOf2Divisor(start);
+            info.nonNegative = start >= 0;
+            return info;
+          })
+          .Case([&](tt::SplatOp splat) -> std::optional<AxisInfo> {
+            AxisInfo source = getAxisInfo(splat.getSrc());
+            return AxisInfo::getUniform(
+                shape, source.getElementDivisibility(0, step), source.constant,
+                source.nonNegative);
+          })
+          .Case<tt::GetProgramIdOp, tt::GetNumProgramsOp>(
+              [&](Operation *) -> std::optional<AxisInfo> {
+                AxisInfo info = AxisInfo::getPessimistic(shape);
+                info.nonNegative = true;
+                return info;
+              })
+          .Case([&](tt::AddPtrOp) -> std::optional<AxisInfo> {
+            return addLike(operand(0), operand(1), shape, step, step,
+                           /*subtract=*/false, /*isPointer=*/true);
+          })
+          .Case([&](arith::AddIOp) -> std::optional<AxisInfo> {
+            return addLike(operand(0), operand(1), shape, 1, 1, false, false);
+          })
+          .Case([&](arith::SubIOp) -> std::optional<AxisInfo> {
+            return addLike(operand(0), operand(1), shape, 1, 1, true, false);
+          })
+          .Case([&](arith::MulIOp) -> std::optional<AxisInfo> {
+            return mul(operand(0), operand(1), shape);
+          })
+          .Case([&](arith::ShLIOp) -> std::optional<AxisInfo> {
+            AxisInfo amount = operand(1);
+            if (!amount.constant || *amount.constant < 0 ||
+                *amount.constant >= 32)
+              return std::nullopt;
+            int64_t factor = int64_t(1) << *amount.constant;
+            return mul(operand(0),
+                       AxisInfo::getUniform(shape, factor, factor, true),
+                       shape);
+          })
+          .Case([&](arith::DivSIOp) -> std::optional<AxisInfo> {
+            return div(operand(0), operand(1), shape, /*isSigned=*/true);
+          })
+          .Case([&](arith::DivUIOp) -> std::optional<AxisInfo> {
+            return div(operand(0), operand(1), shape, /*isSigned=*/false);
+          })
+          .Case([&](arith::RemSIOp) -> std::optional<AxisInfo> {
+            return rem(operand(0), operand(1), shape, /*isSigned=*/true);
+          })
+          .Case([&](arith::RemUIOp) -> std::optional<AxisInfo> {
+            return rem(operand(0), operand(1), shape, /*isSigned=*/false);
+          })
+          .Case([&](arith::CmpIOp compare) -> std::optional<AxisInfo> {
+            return cmp(operand(0), operand(1), shape, compare.getPredicate());
+          })
+          .Case([&](arith::AndIOp) -> std::optional<AxisInfo> {
+            return bitwise(operand(0), operand(1), shape, /*isAnd=*/true);
+          })
+          .Case<arith::OrIOp, arith::XOrIOp>(
+              [&](Operation *) -> std::optional<AxisInfo> {
+                return bitwise(operand(0), operand(1), shape, false);
+              })
+          .Case([&](arith::SelectOp) -> std::optional<AxisInfo> {
+            AxisInfo condition = operand(0);
+            return choose(&condition, operand(1), operand(2), shape, step);
+          })
+          .Case<arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp,
+                arith::MaxUIOp>([&](Operation *) -> std::optional<AxisInfo> {
+            return choose(nullptr, operand(0), operand(1), shape, step);
+          })
+          .Case<arith::ExtSIOp, arith::IndexCastOp>(
+              [&](Operation *) -> std::optional<AxisInfo> {
+                return operand(0);
+              })
+          .Case<arith::ExtUIOp, arith::IndexCastUIOp>(
+              [&](Operation *) -> std::optional<AxisInfo> {
+                AxisInfo info = operand(0);
+                info.nonNegative = true;
+                if (info.constant && *info.constant < 0)
+                  info.constant.reset();
+                return info;
+              })
+          .Case([&](arith::TruncIOp) -> std::optional<AxisInfo> {
+            AxisInfo info = operand(0);
+            unsigned bits = getElementTypeOrSelf(resultType).getIntOrFloatBitWidth();
+            int64_t limit =
+                bits >= 32 ? kMaxDivisibility : int64_t(1) << bits;
+            for (int64_t &divisibility : info.divisibility)
+              divisibility = std::min(divisibility, limit);
+            info.constant.reset();
+            info.nonNegative = false;
+            return info;
+          })
+          .Case([&](tt::ExpandDimsOp expand) -> std::optional<AxisInfo> {
+            AxisInfo source = getAxisInfo(expand.getSrc());
+            // The new dimension has one element: every element is a run
+            // start there, a multiple of what any dimension says of all
+            // elements.
+            int64_t all = 1;
+            for (unsigned d = 0; d < source.getRank(); ++d)
+              all = std::max(all, source.getElementDivisibility(d, step));
+            unsigned axis = expand.getAxis();
+            AxisInfo info = source;
+            info.contiguity.insert(info.contiguity.begin() + axis, 1);
+            info.constancy.insert(info.constancy.begin() + axis, 1);
+            info.divisibility.insert(info.divisibility.begin() + axis, all);
+            return info;
+          })
+          .Case([&](tt::BroadcastOp broadcast) -> std::optional<AxisInfo> {
+            AxisInfo source = getAxisInfo(broadcast.getSrc());
+            ArrayRef<int64_t> from =
+                cast<RankedTensorType>(broadcast.getSrc().getType()).getShape();
+            if (source.getRank() != shape.size())
+              return std::nullopt;
+            AxisInfo info = source;
+            for (unsigned d = 0; d < shape.size(); ++d) {
+              if (from[d] != 1 || shape[d] == 1)
+                continue;
+              info.contiguity[d] = 1;
+              info.constancy[d] = shape[d];
+              info.divisibility[d] = source.getElementDivisibility(d, step);
+            }
+            return info;
+          })
+          .Case([&](tt::TransOp trans) -> std::optional<AxisInfo> {
+            AxisInfo source = getAxisInfo(trans.getSrc());
+            ArrayRef<int32_t> order = trans.getOrder();
+            if (order.size() != source.getRank())
+              return std::nullopt;
+            AxisInfo info = source;
+            for (auto [d, from] : llvm::enumerate(order)) {
+              info.contiguity[d] = source.contiguity[from];
+              info.divisibility[d] = source.divisibility[from];
+              info.constancy[d] = source.constancy[from];
+            }
+            return info;
+          })
+          .Case([&](tpxgpu::ConvertLayoutOp) -> std::optional<AxisInfo> {
+            return operand(0);
+          })
+          .Case([&](tt::PtrToIntOp) -> std::optional<AxisInfo> {
+            AxisInfo source = getAxisInfo(op->getOperand(0));
+            int64_t from = getStep(op->getOperand(0).getType());
+            // A pointer run steps by its pointee's bytes, an integer run by 1.
+            return from == 1 ? source : withoutContiguity(source, from);
+          })
+          .Case([&](tt::IntToPtrOp) -> std::optional<AxisInfo> {
+            AxisInfo source = getAxisInfo(op->getOperand(0));
+            return step == 1 ? source : withoutContiguity(source, 1);
+          })
+          .Case([&](tt::BitcastOp) -> std::optional<AxisInfo> {
+            Type from = op->getOperand(0).getType();
+            if (!isa<tt::PointerType>(getElementTypeOrSelf(from)) ||
+                !isa<tt::PointerType>(getElementTypeOrSelf(resultType)))
+              return std::nullopt;
+            AxisInfo source = getAxisInfo(op->getOperand(0));
+            return getStep(from) == step
+                       ? source
+                       : withoutContiguity(source, getStep(from));
+          })
+          .Default([&](Operation *) -> std::optional<AxisInfo> {
+            return std::nullopt;
+          });
+
+  if (!info && isa<RankedTensorType>(resultType) &&
+      op->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(op)) {
+    // Any pure elementwise function of values constant over a run is
+    // constant over it (masks made of comparisons and logic, mostly).
+    info = AxisInfo::getPessimistic(shape);
+    for (unsigned i = 0; i < op->getNumOperands(); ++i) {
+      AxisInfo source = operand(i);
+      for (unsigned d = 0; d < shape.size(); ++d)
+        info->constancy[d] = std::min(info->constancy[d], source.constancy[d]);
+    }
+  }
+  if (!info) {
+    setPessimistic(op->getResults());
+    return;
+  }
+  if (info->getRank() != shape.size()) {
+    setPessimistic(op->getResults());
+    return;
+  }
+  normalize(*info, shape);
+  infos[result] = std::move(*info);
+}
+
+//===----------------------------------------------------------------------===//
+// Annotation
+//===----------------------------------------------------------------------===//
+
+void gpu_lowering::annotateAxisInfo(ModuleOp module) {
+  AxisInfoAnalysis analysis(module);
+  Builder b(module.getContext());
+  auto annotate = [&](Operation *op, Value pointer, Value mask) {
+    if (!isa<RankedTensorType>(pointer.getType()))
+      return;
+    AxisInfo info = analysis.getAxisInfo(pointer);
+    op->setAttr(kContiguityAttr, b.getDenseI64ArrayAttr(info.contiguity));
+    op->setAttr(kDivisibilityAttr, b.getDenseI64ArrayAttr(info.divisibility));
+    op->setAttr(kConstancyAttr, b.getDenseI64ArrayAttr(info.constancy));
+    if (mask && isa<RankedTensorType>(mask.getType()))
+      op->setAttr(kMaskConstancyAttr,
+                  b.getDenseI64ArrayAttr(analysis.getAxisInfo(mask).constancy));
+  };
+  module.walk([&](Operation *op) {
+    if (auto load = dyn_cast<tt::LoadOp>(op))
+      annotate(op, load.getPtr(), load.getMask());
+    else if (auto store = dyn_cast<tt::StoreOp>(op))
+      annotate(op, store.getPtr(), store.getMask());
+    else if (auto atomic = dyn_cast<tt::AtomicRMWOp>(op))
+      annotate(op, atomic.getPtr(), atomic.getMask());
+    else if (auto cas = dyn_cast<tt::AtomicCASOp>(op))
+      annotate(op, cas.getPtr(), Value());
+  });
+}

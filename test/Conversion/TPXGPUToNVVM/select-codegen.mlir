@@ -1,0 +1,63 @@
+// RUN: tpx-opt %s -split-input-file --tpx-nvidia-select-codegen --verify-diagnostics | FileCheck %s
+
+// An ordinary tile kernel takes the SIMT code generator.
+// CHECK: module attributes {tpx.codegen = "simt"}
+module {
+  tt.func public @vadd(%x: !tt.ptr<f32>, %n: i32) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+    %p = tt.splat %x : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
+    %q = tt.addptr %p, %r : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
+    %v = tt.load %q : tensor<128x!tt.ptr<f32>>
+    %w = arith.addf %v, %v : tensor<128xf32>
+    tt.store %q, %w : tensor<128x!tt.ptr<f32>>
+    tt.return
+  }
+}
+
+// -----
+
+// Anything the SIMT lowering does not cover sends the kernel to the
+// one-thread path, with a remark naming it.
+// CHECK: module attributes {tpx.codegen = "scalar"}
+module {
+  tt.func public @printer(%x: i32) {
+    // expected-remark @below {{the SIMT code generator does not cover this op ('tt.print'); this kernel runs on the one-thread-per-program path}}
+    tt.print " x: " {hex = false, isSigned = array<i32: 1>} : %x : i32
+    tt.return
+  }
+}
+
+// -----
+
+// CHECK: module attributes {tpx.codegen = "scalar"}
+module {
+  tt.func public @fp8(%x: !tt.ptr<f8E4M3FN>) {
+    // expected-remark @below {{does not cover elements of this type}}
+    %v = tt.load %x : !tt.ptr<f8E4M3FN>
+    tt.store %x, %v : !tt.ptr<f8E4M3FN>
+    tt.return
+  }
+}
+
+// -----
+
+// CHECK: module attributes {tpx.codegen = "scalar"}
+module {
+  tt.func public @fmax(%x: !tt.ptr<f32>, %v: f32) {
+    // expected-remark @below {{does not cover this atomic kind and type}}
+    %o = tt.atomic_rmw max, acq_rel, gpu, %x, %v : (!tt.ptr<f32>, f32) -> f32
+    tt.return
+  }
+}
+
+// -----
+
+// CHECK: module attributes {tpx.codegen = "scalar"}
+module {
+  tt.func public @blockptr(%base: !tt.ptr<f32>, %n: i64, %s: i64, %o: i32) {
+    // expected-remark @below {{does not cover block pointers}}
+    %bp = tt.make_tensor_ptr %base, [%n], [%s], [%o] {order = array<i32: 0>} : <tensor<64xf32>>
+    %v = tt.load %bp : !tt.ptr<tensor<64xf32>>
+    tt.return
+  }
+}

@@ -1,0 +1,83 @@
+// RUN: tpx-opt %s -split-input-file --convert-tpxgpu-to-nvvm --canonicalize --cse -mlir-print-debuginfo=false | FileCheck %s
+
+// A conversion between layouts that give threads different elements goes
+// through shared memory: barrier, vector stores of the 4 consecutive
+// elements each thread holds per row, barrier, loads in the new layout.
+// The buffer is 32 rows of 32 + 8 (16 bytes of padding) halves.
+
+#row = #tpxgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#col = #tpxgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
+  // CHECK: "tpx.shared-bytes" = 2560
+  // CHECK: llvm.mlir.global external @tpx_shared_memory() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+  // CHECK-LABEL: llvm.func internal @convert(
+  // CHECK: nvvm.barrier0
+  // CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<4xf16>, !llvm.ptr<3>
+  // CHECK: nvvm.barrier0
+  // CHECK-COUNT-8: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> vector<1xf16>
+  // CHECK: llvm.return
+  tt.func private @convert(%x: tensor<32x32xf16, #row>) -> tensor<32x32xf16, #col> {
+    %y = tpxgpu.convert_layout %x : tensor<32x32xf16, #row> -> tensor<32x32xf16, #col>
+    tt.return %y : tensor<32x32xf16, #col>
+  }
+}
+
+// -----
+
+// expand_dims from a slice and broadcast are register renamings: no shared
+// memory, no barrier. Each thread's 4 registers of the 16x16 result repeat
+// its one row index.
+
+#blocked = #tpxgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [2, 1], order = [1, 0]}>
+module attributes {"tpxgpu.num-warps" = 2 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
+  // CHECK-NOT: tpx.shared-bytes
+  // CHECK-LABEL: llvm.func internal @rows(
+  // CHECK-SAME: %[[X:.*]]: !llvm.struct<(i32)>
+  // CHECK-NOT: nvvm.barrier0
+  // CHECK: %[[V:.*]] = llvm.extractvalue %[[X]][0]
+  // CHECK: %[[S0:.*]] = llvm.insertvalue %[[V]], %{{.*}}[0]
+  // CHECK: %[[S1:.*]] = llvm.insertvalue %[[V]], %[[S0]][1]
+  // CHECK: %[[S2:.*]] = llvm.insertvalue %[[V]], %[[S1]][2]
+  // CHECK: %[[S3:.*]] = llvm.insertvalue %[[V]], %[[S2]][3]
+  // CHECK: llvm.return %[[S3]]
+  tt.func private @rows(%x: tensor<16xi32, #tpxgpu.slice<{dim = 1, parent = #blocked}>>) -> tensor<16x16xi32, #blocked> {
+    %e = tt.expand_dims %x {axis = 1 : i32} : tensor<16xi32, #tpxgpu.slice<{dim = 1, parent = #blocked}>> -> tensor<16x1xi32, #blocked>
+    %b = tt.broadcast %e : tensor<16x1xi32, #blocked> -> tensor<16x16xi32, #blocked>
+    tt.return %b : tensor<16x16xi32, #blocked>
+  }
+}
+
+// -----
+
+// A transpose into the layout whose threads already hold the transposed
+// elements renames registers; into any other layout it goes through shared
+// memory.
+
+#row = #tpxgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#col = #tpxgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func internal @free_trans(
+  // CHECK-NOT: nvvm.barrier0
+  // CHECK: llvm.return
+  tt.func private @free_trans(%x: tensor<32x32xf32, #row>) -> tensor<32x32xf32, #col> {
+    %t = tt.trans %x {order = array<i32: 1, 0>} : tensor<32x32xf32, #row> -> tensor<32x32xf32, #col>
+    tt.return %t : tensor<32x32xf32, #col>
+  }
+  // CHECK-LABEL: llvm.func internal @shared_trans(
+  // CHECK: nvvm.barrier0
+  // CHECK: llvm.store
+  // CHECK: nvvm.barrier0
+  // CHECK: llvm.load
+  tt.func private @shared_trans(%x: tensor<32x32xf32, #row>) -> tensor<32x32xf32, #row> {
+    %t = tt.trans %x {order = array<i32: 1, 0>} : tensor<32x32xf32, #row> -> tensor<32x32xf32, #row>
+    tt.return %t : tensor<32x32xf32, #row>
+  }
+  // A reshape meets at the flat index: 1024 floats.
+  // CHECK-LABEL: llvm.func internal @flatten(
+  // CHECK: nvvm.barrier0
+  // CHECK: nvvm.barrier0
+  tt.func private @flatten(%x: tensor<32x32xf32, #row>) -> tensor<1024xf32, #tpxgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>> {
+    %r = tt.reshape %x : tensor<32x32xf32, #row> -> tensor<1024xf32, #tpxgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+    tt.return %r : tensor<1024xf32, #tpxgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+  }
+}

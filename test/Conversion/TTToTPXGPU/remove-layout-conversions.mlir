@@ -1,0 +1,56 @@
+// RUN: tpx-opt %s --tpxgpu-remove-layout-conversions --canonicalize -mlir-print-debuginfo=false | FileCheck %s
+
+#blocked = #tpxgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#other = #tpxgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+#mma = #tpxgpu.nvidia_mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a = #tpxgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#b = #tpxgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
+  // The accumulator is carried in the MMA layout: its init is created in
+  // that layout and one conversion follows the loop.
+  // CHECK-LABEL: tt.func public @matmul_loop
+  // CHECK: %[[INIT:.*]] = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+  // CHECK: %[[LOOP:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<32x32xf32, #mma>)
+  // CHECK-NOT: tpxgpu.convert_layout %[[ACC]]
+  // CHECK: %[[D:.*]] = tt.dot %{{.*}}, %{{.*}}, %[[ACC]]
+  // CHECK: scf.yield %[[D]] : tensor<32x32xf32, #mma>
+  // CHECK: tpxgpu.convert_layout %[[LOOP]] : tensor<32x32xf32, #mma> -> tensor<32x32xf32, #blocked>
+  tt.func public @matmul_loop(%x: tensor<32x16xf16, #a>, %y: tensor<16x32xf16, #b>, %n: i32, %p: tensor<32x32x!tt.ptr<f32>, #blocked>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<32x32xf32, #blocked>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<32x32xf32, #blocked>) : i32 {
+      %in = tpxgpu.convert_layout %acc : tensor<32x32xf32, #blocked> -> tensor<32x32xf32, #mma>
+      %d = tt.dot %x, %y, %in : tensor<32x16xf16, #a> * tensor<16x32xf16, #b> -> tensor<32x32xf32, #mma>
+      %out = tpxgpu.convert_layout %d : tensor<32x32xf32, #mma> -> tensor<32x32xf32, #blocked>
+      scf.yield %out : tensor<32x32xf32, #blocked>
+    }
+    tt.store %p, %r : tensor<32x32x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+
+  // A mask computed from make_range and splats is recomputed in the layout
+  // it is needed in instead of converted; a conversion of a conversion is
+  // one conversion.
+  // CHECK-LABEL: tt.func public @recompute
+  // CHECK-SAME: tensor<32x32x!tt.ptr<f32>, [[OTHER:#[a-z0-9]+]]>
+  // CHECK: tpxgpu.convert_layout %{{.*}} : tensor<32x32xf32, #blocked> -> tensor<32x32xf32, [[OTHER]]>
+  // CHECK-NOT: tpxgpu.convert_layout
+  // CHECK: %[[R:.*]] = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, [[SLICE:#[a-z0-9]+]]>
+  // CHECK: tt.expand_dims %[[R]] {axis = 0 : i32} : tensor<32xi32, [[SLICE]]> -> tensor<1x32xi32, [[OTHER]]>
+  // CHECK: tt.broadcast {{.*}} -> tensor<32x32xi1, [[OTHER]]>
+  // CHECK-NOT: tpxgpu.convert_layout
+  // CHECK: tt.return
+  tt.func public @recompute(%v: tensor<32x32xf32, #blocked>, %n: i32, %p: tensor<32x32x!tt.ptr<f32>, #other>) {
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #tpxgpu.slice<{dim = 0, parent = #blocked}>>
+    %e = tt.expand_dims %r {axis = 0 : i32} : tensor<32xi32, #tpxgpu.slice<{dim = 0, parent = #blocked}>> -> tensor<1x32xi32, #blocked>
+    %s = tt.splat %n : i32 -> tensor<1x32xi32, #blocked>
+    %m = arith.cmpi slt, %e, %s : tensor<1x32xi32, #blocked>
+    %mb = tt.broadcast %m : tensor<1x32xi1, #blocked> -> tensor<32x32xi1, #blocked>
+    %mo = tpxgpu.convert_layout %mb : tensor<32x32xi1, #blocked> -> tensor<32x32xi1, #other>
+    %v1 = tpxgpu.convert_layout %v : tensor<32x32xf32, #blocked> -> tensor<32x32xf32, #mma>
+    %v2 = tpxgpu.convert_layout %v1 : tensor<32x32xf32, #mma> -> tensor<32x32xf32, #other>
+    tt.store %p, %v2, %mo : tensor<32x32x!tt.ptr<f32>, #other>
+    tt.return
+  }
+}

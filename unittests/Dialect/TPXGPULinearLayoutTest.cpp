@@ -1,0 +1,184 @@
+//===- TPXGPULinearLayoutTest.cpp - layouts as GF(2) maps -----------------===//
+//
+// The code generator trusts these maps for every index it computes, so the
+// tests pin them to facts from outside tpx: every element is held by some
+// thread, and the MMA fragments are the PTX ISA's m16n8k16 fragments.
+//
+//===----------------------------------------------------------------------===//
+#include "tpx/Dialect/TPXGPU/IR/TPXGPULinearLayout.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace tpx::tpxgpu;
+
+namespace {
+
+class LinearLayoutTest : public ::testing::Test {
+protected:
+  LinearLayoutTest() { context.loadDialect<TPXGPUDialect>(); }
+
+  LinearLayout layout(StringRef attr, ArrayRef<int64_t> shape) {
+    Attribute parsed = parseAttribute(attr, &context);
+    EXPECT_TRUE(parsed) << attr.str();
+    std::string why;
+    std::optional<LinearLayout> result = toLinearLayout(parsed, shape, &why);
+    EXPECT_TRUE(result.has_value()) << why;
+    return result.value_or(LinearLayout(shape));
+  }
+
+  /// How many (register, lane, warp) triples hold each element.
+  static std::map<Coordinate, int> countHolders(const LinearLayout &l) {
+    std::map<Coordinate, int> holders;
+    for (unsigned w = 0; w < l.getNumWarps(); ++w)
+      for (unsigned t = 0; t < l.getNumLanes(); ++t)
+        for (unsigned r = 0; r < l.getNumRegisters(); ++r)
+          ++holders[l.apply(r, t, w)];
+    return holders;
+  }
+
+  static int64_t numElements(const LinearLayout &l) {
+    int64_t n = 1;
+    for (int64_t s : l.getShape())
+      n *= s;
+    return n;
+  }
+
+  MLIRContext context;
+};
+
+constexpr const char *kBlocked1D =
+    "#tpxgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], "
+    "warpsPerCTA = [4], order = [0]}>";
+constexpr const char *kMma =
+    "#tpxgpu.nvidia_mma<{version = 2, warpsPerCTA = [2, 2], "
+    "instrShape = [16, 8]}>";
+
+TEST_F(LinearLayoutTest, BlockedCoversEveryElementOnce) {
+  LinearLayout l = layout(kBlocked1D, {1024});
+  EXPECT_EQ(l.getNumRegisters(), 8u); // two repeats of the 512-element tile
+  std::map<Coordinate, int> holders = countHolders(l);
+  EXPECT_EQ(static_cast<int64_t>(holders.size()), 1024);
+  for (auto &[element, count] : holders)
+    EXPECT_EQ(count, 1);
+  // Lane 1 of warp 0 starts at element 4; register 4 is the second tile.
+  EXPECT_EQ(l.apply(0, 1, 0), Coordinate({4}));
+  EXPECT_EQ(l.apply(4, 0, 1), Coordinate({512 + 128}));
+}
+
+TEST_F(LinearLayoutTest, SmallTensorsReplicate) {
+  // 64 elements for a 512-element tile: lanes 16.. and warps repeat data.
+  LinearLayout l = layout(kBlocked1D, {64});
+  std::map<Coordinate, int> holders = countHolders(l);
+  EXPECT_EQ(static_cast<int64_t>(holders.size()), 64);
+  for (auto &[element, count] : holders)
+    EXPECT_EQ(count, 8);
+  EXPECT_EQ(l.getReplicationMask(LinearLayout::Lane), 0b10000u);
+  EXPECT_EQ(l.getReplicationMask(LinearLayout::Warp), 0b11u);
+}
+
+TEST_F(LinearLayoutTest, SliceDropsTheDimension) {
+  const char *parent = "#tpxgpu.blocked<{sizePerThread = [1, 4], "
+                       "threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], "
+                       "order = [1, 0]}>";
+  LinearLayout full = layout(parent, {16, 32});
+  LinearLayout rows = layout(
+      (std::string("#tpxgpu.slice<{dim = 1, parent = ") + parent + "}>"),
+      {16});
+  // A thread holds row i of the slice exactly when it holds row i of the
+  // parent: the thread parts agree after dropping dimension 1.
+  auto dropColumn = [](ArrayRef<int64_t> c) { return Coordinate({c[0]}); };
+  EXPECT_TRUE(full.sameThreadPart(rows, dropColumn));
+  EXPECT_EQ(rows.getNumRegisters(), 1u);
+  EXPECT_EQ(countHolders(rows).size(), 16u);
+}
+
+// PTX ISA, mma.m16n8k16 with .f16/.bf16: groupID = lane / 4,
+// threadID_in_group = lane % 4. Accumulator c0,c1 at (g, 2t + {0,1}) and
+// c2,c3 at (g + 8, 2t + {0,1}).
+TEST_F(LinearLayoutTest, MmaAccumulatorIsThePtxFragment) {
+  LinearLayout l = layout(kMma, {32, 16});
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    int64_t g = lane / 4, t = lane % 4;
+    EXPECT_EQ(l.apply(0, lane, 0), Coordinate({g, 2 * t}));
+    EXPECT_EQ(l.apply(1, lane, 0), Coordinate({g, 2 * t + 1}));
+    EXPECT_EQ(l.apply(2, lane, 0), Coordinate({g + 8, 2 * t}));
+    EXPECT_EQ(l.apply(3, lane, 0), Coordinate({g + 8, 2 * t + 1}));
+  }
+  // Warp 1 takes the next 8 columns, warp 2 the next 16 rows.
+  EXPECT_EQ(l.apply(0, 0, 1), Coordinate({0, 8}));
+  EXPECT_EQ(l.apply(0, 0, 2), Coordinate({16, 0}));
+  for (auto &[element, count] : countHolders(l))
+    EXPECT_EQ(count, 1);
+}
+
+// A (16x16): a0,a1 (g, 2t+{0,1}); a2,a3 (g+8, ..); a4,a5 (g, 2t+8+{0,1});
+// a6,a7 (g+8, 2t+8+..). B (16x8): b0,b1 (2t+{0,1}, g); b2,b3 (2t+8+.., g).
+TEST_F(LinearLayoutTest, MmaOperandsAreThePtxFragments) {
+  std::string mma = kMma;
+  LinearLayout a = layout(
+      "#tpxgpu.dot_op<{opIdx = 0, parent = " + mma + ", kWidth = 2}>",
+      {32, 16});
+  LinearLayout b = layout(
+      "#tpxgpu.dot_op<{opIdx = 1, parent = " + mma + ", kWidth = 2}>",
+      {16, 16});
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    int64_t g = lane / 4, t = lane % 4;
+    for (unsigned r = 0; r < 8; ++r) {
+      int64_t row = g + ((r & 2) ? 8 : 0);
+      int64_t col = 2 * t + (r & 1) + ((r & 4) ? 8 : 0);
+      EXPECT_EQ(a.apply(r, lane, 0), Coordinate({row, col})) << r;
+    }
+    for (unsigned r = 0; r < 4; ++r) {
+      int64_t k = 2 * t + (r & 1) + ((r & 2) ? 8 : 0);
+      EXPECT_EQ(b.apply(r, lane, 0), Coordinate({k, g})) << r;
+    }
+  }
+  // A is shared by the warps along N (warp 1), B by those along M (warp 2).
+  EXPECT_EQ(a.apply(0, 0, 1), a.apply(0, 0, 0));
+  EXPECT_EQ(a.apply(0, 0, 2), Coordinate({16, 0}));
+  EXPECT_EQ(b.apply(0, 0, 1), Coordinate({0, 8}));
+  EXPECT_EQ(b.apply(0, 0, 2), b.apply(0, 0, 0));
+}
+
+TEST_F(LinearLayoutTest, RegisterMapsNeedMatchingThreads) {
+  const char *rowMajor = "#tpxgpu.blocked<{sizePerThread = [1, 4], "
+                         "threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], "
+                         "order = [1, 0]}>";
+  const char *colMajor = "#tpxgpu.blocked<{sizePerThread = [4, 1], "
+                         "threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], "
+                         "order = [0, 1]}>";
+  LinearLayout a = layout(rowMajor, {32, 32});
+  LinearLayout b = layout(colMajor, {32, 32});
+  auto identity = [](ArrayRef<int64_t> c) { return Coordinate(c); };
+  EXPECT_TRUE(a.getRegisterMapFrom(a, identity).has_value());
+  EXPECT_FALSE(a.getRegisterMapFrom(b, identity).has_value());
+  // A transpose swaps them: thread parts agree through the permutation.
+  auto swap = [](ArrayRef<int64_t> c) { return Coordinate({c[1], c[0]}); };
+  std::optional<SmallVector<unsigned>> map = a.getRegisterMapFrom(b, swap);
+  ASSERT_TRUE(map.has_value());
+  for (unsigned r = 0; r < b.getNumRegisters(); ++r)
+    EXPECT_EQ(swap(b.apply(r, 3, 1)), a.apply((*map)[r], 3, 1));
+}
+
+TEST_F(LinearLayoutTest, UnsupportedLayoutsSayWhy) {
+  std::string why;
+  Attribute v3 = parseAttribute(
+      "#tpxgpu.nvidia_mma<{version = 3, warpsPerCTA = [4, 1], "
+      "instrShape = [16, 64, 16]}>",
+      &context);
+  ASSERT_TRUE(v3);
+  EXPECT_FALSE(toLinearLayout(v3, {64, 64}, &why).has_value());
+  EXPECT_NE(why.find("version-2"), std::string::npos) << why;
+  Attribute blocked = parseAttribute(kBlocked1D, &context);
+  EXPECT_FALSE(toLinearLayout(blocked, {100}, &why).has_value());
+  EXPECT_NE(why.find("powers of two"), std::string::npos) << why;
+}
+
+} // namespace
