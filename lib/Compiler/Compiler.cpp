@@ -35,18 +35,28 @@ llvm::Error tpx::enableBoundsCheck(Pipeline &pipeline) {
                    "this pipeline does not run");
 }
 
-/// The warp count reaches the layout assignment as its num-warps option,
-/// unless the pipeline text already sets one.
-static void applyNumWarps(Pipeline &pipeline, unsigned numWarps) {
+/// Sets `option=value` on the pass entry `pass` of every stage, unless the
+/// pipeline text already sets that option.
+static void setPassOption(Pipeline &pipeline, llvm::StringRef pass,
+                          llvm::StringRef option, unsigned value) {
   for (Stage &stage : pipeline.getStages()) {
-    int index = stage.find("convert-tt-to-tpxgpu");
+    int index = stage.find(pass);
     if (index < 0)
       continue;
     PassEntry &entry = stage.passes[index];
-    if (entry.options.find("num-warps") == std::string::npos)
-      entry.options += (entry.options.empty() ? "" : " ") +
-                       std::string("num-warps=") + std::to_string(numWarps);
+    if (entry.options.find(option.str()) == std::string::npos)
+      entry.options += (entry.options.empty() ? "" : " ") + option.str() +
+                       "=" + std::to_string(value);
   }
+}
+
+/// num_warps and num_stages reach the GPU passes as their options.
+static void applyLaunchOptions(Pipeline &pipeline,
+                               const CompileOptions &options) {
+  setPassOption(pipeline, "convert-tt-to-tpxgpu", "num-warps",
+                options.numWarps);
+  setPassOption(pipeline, "tpxgpu-prefetch-loads", "num-stages",
+                options.numStages);
 }
 
 llvm::Expected<Pipeline> tpx::getCompilePipeline(mlir::ModuleOp module,
@@ -62,7 +72,7 @@ llvm::Expected<Pipeline> tpx::getCompilePipeline(mlir::ModuleOp module,
     if (auto error =
             applyPipelineExtensions(*pipeline, options.pipelineSelection))
       return std::move(error);
-  applyNumWarps(*pipeline, options.numWarps);
+  applyLaunchOptions(*pipeline, options);
   // Bounds checking is a CPU runtime facility; GPU targets ignore it.
   if (options.boundsCheck && options.target == "cpu")
     if (auto error = enableBoundsCheck(*pipeline))

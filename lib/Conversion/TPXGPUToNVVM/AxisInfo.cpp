@@ -340,6 +340,21 @@ AxisInfo choose(const AxisInfo *condition, const AxisInfo &a,
   return info;
 }
 
+/// Shortens runs to ones that start at multiples of their own length, for
+/// conversions that wrap around: such a run never contains the wrap point
+/// (a multiple of every power of two up to the width), while a run of
+/// unaligned start could (-1, 0 zero-extended is 2^32 - 1, 2^32).
+AxisInfo withAlignedRuns(const AxisInfo &a, int64_t wrap) {
+  AxisInfo info = a;
+  for (unsigned d = 0; d < a.getRank(); ++d) {
+    int64_t contiguity =
+        std::min({a.contiguity[d], a.divisibility[d], wrap});
+    info.divisibility[d] = a.getDivisibilityAt(d, contiguity, 1);
+    info.contiguity[d] = contiguity;
+  }
+  return info;
+}
+
 /// Forgets contiguity (keeping what it implied for every element), for
 /// casts that change what one step is.
 AxisInfo withoutContiguity(const AxisInfo &a, int64_t step) {
@@ -613,19 +628,21 @@ void AxisInfoAnalysis::visitSimple(Operation *op) {
               })
           .Case<arith::ExtUIOp, arith::IndexCastUIOp>(
               [&](Operation *) -> std::optional<AxisInfo> {
-                AxisInfo info = operand(0);
+                AxisInfo source = operand(0);
+                if (source.nonNegative)
+                  return source;
+                AxisInfo info = withAlignedRuns(source, kMaxDivisibility);
                 info.nonNegative = true;
-                if (info.constant && *info.constant < 0)
-                  info.constant.reset();
+                info.constant.reset();
                 return info;
               })
           .Case([&](arith::TruncIOp) -> std::optional<AxisInfo> {
-            AxisInfo info = operand(0);
-            unsigned bits = getElementTypeOrSelf(resultType).getIntOrFloatBitWidth();
-            int64_t limit =
-                bits >= 32 ? kMaxDivisibility : int64_t(1) << bits;
+            unsigned bits =
+                getElementTypeOrSelf(resultType).getIntOrFloatBitWidth();
+            int64_t wrap = bits >= 32 ? kMaxDivisibility : int64_t(1) << bits;
+            AxisInfo info = withAlignedRuns(operand(0), wrap);
             for (int64_t &divisibility : info.divisibility)
-              divisibility = std::min(divisibility, limit);
+              divisibility = std::min(divisibility, wrap);
             info.constant.reset();
             info.nonNegative = false;
             return info;
@@ -701,10 +718,13 @@ void AxisInfoAnalysis::visitSimple(Operation *op) {
             return std::nullopt;
           });
 
+  // Any pure elementwise function of values constant over a run is constant
+  // over it (masks made of comparisons and logic, mostly). Not inline asm:
+  // with packed elements, each position of a pack may compute something
+  // else.
   if (!info && isa<RankedTensorType>(resultType) &&
-      op->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(op)) {
-    // Any pure elementwise function of values constant over a run is
-    // constant over it (masks made of comparisons and logic, mostly).
+      op->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(op) &&
+      !isa<tt::ElementwiseInlineAsmOp>(op)) {
     info = AxisInfo::getPessimistic(shape);
     for (unsigned i = 0; i < op->getNumOperands(); ++i) {
       AxisInfo source = operand(i);

@@ -254,7 +254,10 @@ static Value packGroup(OpBuilder &b, Location loc, ArrayRef<Value> elements,
     vector = LLVM::InsertElementOp::create(b, loc, vector,
                                            toMemoryInteger(b, loc, element),
                                            i32Constant(b, loc, i));
-  return LLVM::BitcastOp::create(b, loc, getWordVectorType(b, access), vector);
+  VectorType wordVectorType = getWordVectorType(b, access);
+  if (wordVectorType == type)
+    return vector;
+  return LLVM::BitcastOp::create(b, loc, wordVectorType, vector);
 }
 
 static SmallVector<Value> unpackGroup(OpBuilder &b, Location loc,
@@ -262,7 +265,9 @@ static SmallVector<Value> unpackGroup(OpBuilder &b, Location loc,
                                       Type element) {
   auto type = VectorType::get({static_cast<int64_t>(access.width)},
                               b.getIntegerType(access.elementBits));
-  Value vector = LLVM::BitcastOp::create(b, loc, type, words);
+  Value vector = words.getType() == type
+                     ? words
+                     : LLVM::BitcastOp::create(b, loc, type, words);
   SmallVector<Value> elements;
   for (unsigned i = 0; i < access.width; ++i)
     elements.push_back(fromMemoryInteger(
@@ -319,8 +324,7 @@ static SmallVector<Value> loadGroup(OpBuilder &b, Location loc, Value pointer,
       "@${0} ld.global{1} {2}, [ ${3} ];", n + 1, getVectorSuffix(access),
       getOperandList(0, n), n);
   for (unsigned i = 0; i < n; ++i)
-    asmText += llvm::formatv("
-	@!${0} mov.b{1} ${2}, ${3};", n + 1,
+    asmText += llvm::formatv("\n\t@!${0} mov.b{1} ${2}, ${3};", n + 1,
                              access.wordBits, i, n + 2 + i)
                    .str();
   std::string constraints;

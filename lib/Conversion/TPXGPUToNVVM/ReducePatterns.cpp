@@ -118,8 +118,10 @@ static void reduceAcrossLanes(OpBuilder &b, Location loc, Reduction &r,
         theirs.push_back(shuffleValue(b, loc, mine, [&](Value v) {
           return shuffleXor(b, loc, v, 1u << bit);
         }));
-      acc = combine(b, region, select(b, loc, upper, theirs, acc),
-                    select(b, loc, upper, acc, theirs));
+      // Built one after the other: argument order is unspecified in C++.
+      SmallVector<Value> lower = selectAll(b, loc, upper, theirs, acc);
+      SmallVector<Value> higher = selectAll(b, loc, upper, acc, theirs);
+      acc = combine(b, region, lower, higher);
     }
   }
 }
@@ -155,8 +157,8 @@ static void reduceAcrossWarps(OpBuilder &b, Location loc, Reduction &r,
         b, loc,
         LLVM::MulOp::create(b, loc, slot, i32Constant(b, loc, numLines)),
         lines[group]);
-    return getSharedElementPtr(b, loc, arrays[operand],
-                               r.elementTypes[operand], index);
+    return getSharedElementPtr(b, loc, arrays[operand], r.elementTypes[operand],
+                               index);
   };
 
   Value warpSlot = gatherBits(b, loc, ids.warp, warpBits);

@@ -65,8 +65,8 @@ struct RegisterGroup {
 /// Groups the registers of `layout` (unit bases) by line. A register with a
 /// set zero-basis bit repeats the element of the one with that bit clear
 /// (with unit bases only zero bases repeat an element) and is left out.
-inline llvm::SmallVector<RegisterGroup> groupRegisters(const LinearLayout &layout,
-                                                       unsigned axis) {
+inline llvm::SmallVector<RegisterGroup>
+groupRegisters(const LinearLayout &layout, unsigned axis) {
   unsigned duplicates = layout.getReplicationMask(InDim::Register);
   llvm::SmallVector<RegisterGroup> groups;
   llvm::SmallVector<int64_t> axisOf;
@@ -93,20 +93,19 @@ inline llvm::SmallVector<RegisterGroup> groupRegisters(const LinearLayout &layou
 
 /// combine(lhs, rhs) through a tt.reduce/tt.scan region: its arguments are
 /// the N accumulators, then the N new values.
-inline llvm::SmallVector<mlir::Value>
-combine(mlir::OpBuilder &b, mlir::Region &region, mlir::ValueRange lhs,
-        mlir::ValueRange rhs) {
+inline llvm::SmallVector<mlir::Value> combine(mlir::OpBuilder &b,
+                                              mlir::Region &region,
+                                              mlir::ValueRange lhs,
+                                              mlir::ValueRange rhs) {
   llvm::SmallVector<mlir::Value> args(lhs.begin(), lhs.end());
   args.append(rhs.begin(), rhs.end());
   return inlineCombineRegion(b, region, args);
 }
 
 /// `select(condition, a, other)` element-wise.
-inline llvm::SmallVector<mlir::Value> select(mlir::OpBuilder &b,
-                                             mlir::Location loc,
-                                             mlir::Value condition,
-                                             mlir::ValueRange a,
-                                             mlir::ValueRange other) {
+inline llvm::SmallVector<mlir::Value>
+selectAll(mlir::OpBuilder &b, mlir::Location loc, mlir::Value condition,
+          mlir::ValueRange a, mlir::ValueRange other) {
   llvm::SmallVector<mlir::Value> result;
   for (auto [x, y] : llvm::zip_equal(a, other))
     result.push_back(
@@ -137,9 +136,8 @@ inline mlir::Type getStorageType(mlir::Type type) {
 inline mlir::Value getSharedElementPtr(mlir::OpBuilder &b, mlir::Location loc,
                                        mlir::Value base, mlir::Type type,
                                        mlir::Value index) {
-  return mlir::LLVM::GEPOp::create(b, loc, base.getType(),
-                                   getStorageType(type), base,
-                                   mlir::ValueRange{index});
+  return mlir::LLVM::GEPOp::create(b, loc, base.getType(), getStorageType(type),
+                                   base, mlir::ValueRange{index});
 }
 
 /// `base` advanced by `bytes`.

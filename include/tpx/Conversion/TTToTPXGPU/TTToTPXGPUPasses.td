@@ -44,4 +44,24 @@ def TPXGPURemoveLayoutConversions
   let dependentDialects = ["::tpx::tpxgpu::TPXGPUDialect"];
 }
 
+def TPXGPUPrefetchLoads : Pass<"tpxgpu-prefetch-loads", "::mlir::ModuleOp"> {
+  let summary = "Issue a loop's tensor loads one iteration ahead";
+  let description = [{
+    Software pipelining through registers: in an scf.for whose tensor
+    loads depend only on the induction variable, loop-carried values that
+    are advanced without memory access (pointer increments, masks) and
+    loop invariants, the loads of iteration i+1 are issued at the top of
+    iteration i and carried to it, and the loads of iteration 0 move before
+    the loop. The loads then run while the rest of the iteration computes.
+    Prefetched loads are predicated on the iteration existing, so nothing
+    is read that the original loop would not read. Runs on TTIR (before
+    layouts) when `num-stages` is 2 or more; modules on the one-thread path
+    are left alone.
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
+           "Triton's num_stages: 1 disables prefetching">
+  ];
+}
+
 #endif // TPX_CONVERSION_TTTOTPXGPU_PASSES_TD
