@@ -53,12 +53,21 @@ static int64_t getStep(Type type) {
   return 1;
 }
 
+/// Bits of an integer (or index, 64) element type.
+static unsigned getBitWidth(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  if (element.isIndex())
+    return 64;
+  return element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
+}
+
 static int64_t highestPowerOf2Divisor(int64_t value) {
   if (value == 0)
     return kMaxDivisibility;
-  uint64_t bits = static_cast<uint64_t>(value);
-  return std::min<int64_t>(kMaxDivisibility,
-                           int64_t(1) << llvm::countr_zero(bits));
+  unsigned zeros = llvm::countr_zero(static_cast<uint64_t>(value));
+  if (zeros >= llvm::Log2_64(kMaxDivisibility))
+    return kMaxDivisibility;
+  return int64_t(1) << zeros;
 }
 
 /// a * b for powers of two, saturating at kMaxDivisibility.
@@ -141,9 +150,9 @@ AxisInfo AxisInfo::meet(const AxisInfo &a, const AxisInfo &b, int64_t step) {
 }
 
 bool AxisInfo::operator==(const AxisInfo &other) const {
-  return contiguity == other.contiguity &&
-         divisibility == other.divisibility && constancy == other.constancy &&
-         constant == other.constant && nonNegative == other.nonNegative;
+  return contiguity == other.contiguity && divisibility == other.divisibility &&
+         constancy == other.constancy && constant == other.constant &&
+         nonNegative == other.nonNegative;
 }
 
 //===----------------------------------------------------------------------===//
@@ -157,8 +166,11 @@ namespace {
 AxisInfo addLike(const AxisInfo &a, const AxisInfo &b, ArrayRef<int64_t> shape,
                  int64_t step, int64_t scale, bool subtract, bool isPointer) {
   if (!isPointer && a.constant && b.constant) {
-    int64_t value = subtract ? *a.constant - *b.constant
-                             : *a.constant + *b.constant;
+    // Unsigned arithmetic wraps instead of overflowing; visitSimple wraps
+    // the result to the type's width.
+    auto lhs = static_cast<uint64_t>(*a.constant);
+    auto rhs = static_cast<uint64_t>(*b.constant);
+    auto value = static_cast<int64_t>(subtract ? lhs - rhs : lhs + rhs);
     return AxisInfo::getUniform(shape, highestPowerOf2Divisor(value), value,
                                 value >= 0);
   }
@@ -182,7 +194,8 @@ AxisInfo addLike(const AxisInfo &a, const AxisInfo &b, ArrayRef<int64_t> shape,
 
 AxisInfo mul(const AxisInfo &a, const AxisInfo &b, ArrayRef<int64_t> shape) {
   if (a.constant && b.constant) {
-    int64_t value = *a.constant * *b.constant;
+    auto value = static_cast<int64_t>(static_cast<uint64_t>(*a.constant) *
+                                      static_cast<uint64_t>(*b.constant));
     return AxisInfo::getUniform(shape, highestPowerOf2Divisor(value), value,
                                 value >= 0);
   }
@@ -227,10 +240,9 @@ AxisInfo div(const AxisInfo &a, const AxisInfo &b, ArrayRef<int64_t> shape,
   for (unsigned d = 0; d < shape.size(); ++d) {
     info.constancy[d] = a.constancy[d];
     if (runsIntact && a.contiguity[d] > 1)
-      info.constancy[d] =
-          std::max(info.constancy[d],
-                   std::min({a.contiguity[d], a.divisibility[d],
-                             highestPowerOf2Divisor(q)}));
+      info.constancy[d] = std::max(info.constancy[d],
+                                   std::min({a.contiguity[d], a.divisibility[d],
+                                             highestPowerOf2Divisor(q)}));
     int64_t elements = a.getElementDivisibility(d, 1);
     if (llvm::isPowerOf2_64(q) && elements % q == 0)
       info.divisibility[d] = elements / q;
@@ -286,13 +298,15 @@ AxisInfo cmp(const AxisInfo &a, const AxisInfo &b, ArrayRef<int64_t> shape,
   for (unsigned d = 0; d < shape.size(); ++d) {
     int64_t constancy = std::min(a.constancy[d], b.constancy[d]);
     if (lhsRunSafe && a.contiguity[d] > 1)
-      constancy = std::max(
-          constancy, std::min({a.contiguity[d], a.divisibility[d],
-                               b.constancy[d], b.getElementDivisibility(d, 1)}));
+      constancy =
+          std::max(constancy,
+                   std::min({a.contiguity[d], a.divisibility[d], b.constancy[d],
+                             b.getElementDivisibility(d, 1)}));
     if (rhsRunSafe && b.contiguity[d] > 1)
-      constancy = std::max(
-          constancy, std::min({b.contiguity[d], b.divisibility[d],
-                               a.constancy[d], a.getElementDivisibility(d, 1)}));
+      constancy =
+          std::max(constancy,
+                   std::min({b.contiguity[d], b.divisibility[d], a.constancy[d],
+                             a.getElementDivisibility(d, 1)}));
     info.constancy[d] = constancy;
   }
   return info;
@@ -309,22 +323,22 @@ AxisInfo bitwise(const AxisInfo &a, const AxisInfo &b, ArrayRef<int64_t> shape,
     int64_t rhs = b.getElementDivisibility(d, 1);
     info.divisibility[d] = isAnd ? std::max(lhs, rhs) : std::min(lhs, rhs);
   }
-  info.nonNegative = isAnd ? a.nonNegative || b.nonNegative
-                           : a.nonNegative && b.nonNegative;
+  info.nonNegative =
+      isAnd ? a.nonNegative || b.nonNegative : a.nonNegative && b.nonNegative;
   return info;
 }
 
 /// select, min and max: each element is one of the operands' elements.
-AxisInfo choose(const AxisInfo *condition, const AxisInfo &a,
-                const AxisInfo &b, ArrayRef<int64_t> shape, int64_t step) {
+AxisInfo choose(const AxisInfo *condition, const AxisInfo &a, const AxisInfo &b,
+                ArrayRef<int64_t> shape, int64_t step) {
   AxisInfo info = AxisInfo::getPessimistic(shape);
   for (unsigned d = 0; d < shape.size(); ++d) {
     int64_t constancy = std::min(a.constancy[d], b.constancy[d]);
     // Both runs line up and the choice does not change along them.
-    int64_t contiguity =
-        condition ? std::min({condition->constancy[d], a.contiguity[d],
-                              b.contiguity[d]})
-                  : 1;
+    int64_t contiguity = condition
+                             ? std::min({condition->constancy[d],
+                                         a.contiguity[d], b.contiguity[d]})
+                             : 1;
     if (condition)
       constancy = std::min(constancy, condition->constancy[d]);
     info.constancy[d] = constancy;
@@ -347,8 +361,7 @@ AxisInfo choose(const AxisInfo *condition, const AxisInfo &a,
 AxisInfo withAlignedRuns(const AxisInfo &a, int64_t wrap) {
   AxisInfo info = a;
   for (unsigned d = 0; d < a.getRank(); ++d) {
-    int64_t contiguity =
-        std::min({a.contiguity[d], a.divisibility[d], wrap});
+    int64_t contiguity = std::min({a.contiguity[d], a.divisibility[d], wrap});
     info.divisibility[d] = a.getDivisibilityAt(d, contiguity, 1);
     info.contiguity[d] = contiguity;
   }
@@ -372,9 +385,7 @@ AxisInfo withoutContiguity(const AxisInfo &a, int64_t step) {
 // AxisInfoAnalysis
 //===----------------------------------------------------------------------===//
 
-AxisInfoAnalysis::AxisInfoAnalysis(Operation *root) {
-  visitOperation(root);
-}
+AxisInfoAnalysis::AxisInfoAnalysis(Operation *root) { visitOperation(root); }
 
 AxisInfo AxisInfoAnalysis::getAxisInfo(Value value) const {
   auto it = infos.find(value);
@@ -472,8 +483,8 @@ void AxisInfoAnalysis::visitFor(Operation *op) {
     SmallVector<AxisInfo> next;
     for (auto [init, yielded, arg] :
          llvm::zip_equal(inits, yield.getOperands(), loop.getRegionIterArgs()))
-      next.push_back(AxisInfo::meet(init, getAxisInfo(yielded),
-                                    getStep(arg.getType())));
+      next.push_back(
+          AxisInfo::meet(init, getAxisInfo(yielded), getStep(arg.getType())));
     converged = next == current;
     current = std::move(next);
   }
@@ -540,10 +551,10 @@ void AxisInfoAnalysis::visitSimple(Operation *op) {
               value = dense.getSplatValue<Attribute>();
             }
             if (auto integer = dyn_cast<IntegerAttr>(value)) {
-              int64_t v = integer.getType().isInteger(1)
-                              ? static_cast<int64_t>(
-                                    integer.getValue().getZExtValue())
-                              : integer.getValue().getSExtValue();
+              int64_t v =
+                  integer.getType().isInteger(1)
+                      ? static_cast<int64_t>(integer.getValue().getZExtValue())
+                      : integer.getValue().getSExtValue();
               return AxisInfo::getUniform(shape, highestPowerOf2Divisor(v), v,
                                           v >= 0);
             }
@@ -559,9 +570,9 @@ void AxisInfoAnalysis::visitSimple(Operation *op) {
           })
           .Case([&](tt::SplatOp splat) -> std::optional<AxisInfo> {
             AxisInfo source = getAxisInfo(splat.getSrc());
-            return AxisInfo::getUniform(
-                shape, source.getElementDivisibility(0, step), source.constant,
-                source.nonNegative);
+            return AxisInfo::getUniform(shape,
+                                        source.getElementDivisibility(0, step),
+                                        source.constant, source.nonNegative);
           })
           .Case<tt::GetProgramIdOp, tt::GetNumProgramsOp>(
               [&](Operation *) -> std::optional<AxisInfo> {
@@ -618,35 +629,36 @@ void AxisInfoAnalysis::visitSimple(Operation *op) {
             AxisInfo condition = operand(0);
             return choose(&condition, operand(1), operand(2), shape, step);
           })
-          .Case<arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp,
-                arith::MaxUIOp>([&](Operation *) -> std::optional<AxisInfo> {
-            return choose(nullptr, operand(0), operand(1), shape, step);
-          })
-          .Case<arith::ExtSIOp, arith::IndexCastOp>(
+          .Case<arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp>(
               [&](Operation *) -> std::optional<AxisInfo> {
-                return operand(0);
+                return choose(nullptr, operand(0), operand(1), shape, step);
               })
-          .Case<arith::ExtUIOp, arith::IndexCastUIOp>(
+          .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
+                arith::IndexCastOp, arith::IndexCastUIOp>(
               [&](Operation *) -> std::optional<AxisInfo> {
                 AxisInfo source = operand(0);
-                if (source.nonNegative)
+                unsigned from = getBitWidth(op->getOperand(0).getType());
+                unsigned to = getBitWidth(resultType);
+                if (to < from) {
+                  // Truncation wraps at multiples of 2^to.
+                  int64_t wrap = to >= 32 ? kMaxDivisibility : int64_t(1) << to;
+                  AxisInfo info = withAlignedRuns(source, wrap);
+                  for (int64_t &divisibility : info.divisibility)
+                    divisibility = std::min(divisibility, wrap);
+                  info.constant.reset();
+                  info.nonNegative = false;
+                  return info;
+                }
+                bool zeroExtends =
+                    isa<arith::ExtUIOp, arith::IndexCastUIOp>(op);
+                if (!zeroExtends || source.nonNegative || to == from)
                   return source;
+                // Zero extension moves negative values up by 2^from.
                 AxisInfo info = withAlignedRuns(source, kMaxDivisibility);
                 info.nonNegative = true;
                 info.constant.reset();
                 return info;
               })
-          .Case([&](arith::TruncIOp) -> std::optional<AxisInfo> {
-            unsigned bits =
-                getElementTypeOrSelf(resultType).getIntOrFloatBitWidth();
-            int64_t wrap = bits >= 32 ? kMaxDivisibility : int64_t(1) << bits;
-            AxisInfo info = withAlignedRuns(operand(0), wrap);
-            for (int64_t &divisibility : info.divisibility)
-              divisibility = std::min(divisibility, wrap);
-            info.constant.reset();
-            info.nonNegative = false;
-            return info;
-          })
           .Case([&](tt::ExpandDimsOp expand) -> std::optional<AxisInfo> {
             AxisInfo source = getAxisInfo(expand.getSrc());
             // The new dimension has one element: every element is a run
@@ -740,6 +752,12 @@ void AxisInfoAnalysis::visitSimple(Operation *op) {
     setPessimistic(op->getResults());
     return;
   }
+  // Folded constants live in the result's width (what wrapped away only
+  // had higher powers of two, so the divisibility stays right).
+  unsigned bits = getBitWidth(resultType);
+  if (info->constant && getElementTypeOrSelf(resultType).isInteger() &&
+      bits > 1 && bits < 64)
+    info->constant = llvm::SignExtend64(*info->constant, bits);
   normalize(*info, shape);
   infos[result] = std::move(*info);
 }

@@ -55,8 +55,7 @@ namespace tpx::gpu_lowering {
 inline constexpr llvm::StringLiteral kContiguityAttr = "tpx.contiguity";
 inline constexpr llvm::StringLiteral kDivisibilityAttr = "tpx.divisibility";
 inline constexpr llvm::StringLiteral kConstancyAttr = "tpx.constancy";
-inline constexpr llvm::StringLiteral kMaskConstancyAttr =
-    "tpx.mask_constancy";
+inline constexpr llvm::StringLiteral kMaskConstancyAttr = "tpx.mask_constancy";
 
 /// The largest divisibility the analysis records (that of 0); anything
 /// larger only risks overflow.
@@ -78,8 +77,7 @@ struct AxisInfo {
   /// Every element equal, a multiple of `divisibility`.
   static AxisInfo getUniform(llvm::ArrayRef<int64_t> shape,
                              int64_t divisibility,
-                             std::optional<int64_t> constant,
-                             bool nonNegative);
+                             std::optional<int64_t> constant, bool nonNegative);
 
   /// The divisibility of the first element of every run of `length`
   /// elements along `dim`, for a value that steps by `step` (bytes of the

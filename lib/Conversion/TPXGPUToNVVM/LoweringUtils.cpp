@@ -392,57 +392,78 @@ static Value getPaddedOffset(OpBuilder &b, Location loc,
   return index;
 }
 
-/// A layout conversion through shared memory with vector accesses where the
-/// layouts allow them.
-static SmallVector<Value> convertThroughSharedMemory(
-    OpBuilder &b, Location loc, Operation *user, ValueRange values,
-    const LinearLayout &from, const LinearLayout &to, Type elementType) {
-  Type type = convertElementType(elementType);
-  Type storage = getStorageType(b, type);
-  unsigned bytes = getSharedElementBytes(storage);
-  ArrayRef<int64_t> shape = from.getShape();
-  int64_t rowPad = shape.size() >= 2 ? std::max<int64_t>(1, 16 / bytes) : 0;
-  int64_t elements = 1;
-  for (auto [d, size] : llvm::enumerate(shape))
-    elements *= size + (d + 1 == shape.size() ? rowPad : 0);
-  Value base = getSharedMemoryBase(b, loc, user, elements * bytes);
-  auto address = [&](Value index) {
+namespace {
+/// A tensor staged in the conversion buffer: row-major, rows padded.
+struct SharedTile {
+  Value base;
+  Type storage;
+  unsigned bytes;
+  int64_t rowPad;
+  ArrayRef<int64_t> shape;
+
+  Value address(OpBuilder &b, Location loc, Value index) const {
     return LLVM::GEPOp::create(b, loc, base.getType(), storage, base,
                                ArrayRef<LLVM::GEPArg>{index});
-  };
-  ThreadIds ids = getThreadIds(b, loc);
+  }
+};
+} // namespace
+
+/// Writes every element of `values` (in `from`) to the conversion buffer,
+/// with vector stores where the layout allows, between two barriers.
+static SharedTile storeToShared(OpBuilder &b, Location loc, Operation *user,
+                                ValueRange values, const LinearLayout &from,
+                                Type type, const ThreadIds &ids) {
+  SharedTile tile;
+  tile.storage = getStorageType(b, type);
+  tile.bytes = getSharedElementBytes(tile.storage);
+  tile.shape = from.getShape();
+  tile.rowPad =
+      tile.shape.size() >= 2 ? std::max<int64_t>(1, 16 / tile.bytes) : 0;
+  int64_t elements = 1;
+  for (auto [d, size] : llvm::enumerate(tile.shape))
+    elements *= size + (d + 1 == tile.shape.size() ? tile.rowPad : 0);
+  tile.base = getSharedMemoryBase(b, loc, user, elements * tile.bytes);
 
   emitBarrier(b, loc);
-  unsigned storeWidth = getVectorWidth(from, bytes);
-  auto storeVector = VectorType::get({storeWidth}, storage);
-  SmallVector<Value> fromThread = getThreadCoordinate(b, loc, from, ids);
-  for (unsigned reg = 0, e = from.getNumRegisters(); reg < e;
-       reg += storeWidth) {
+  unsigned width = getVectorWidth(from, tile.bytes);
+  auto vector = VectorType::get({width}, tile.storage);
+  SmallVector<Value> thread = getThreadCoordinate(b, loc, from, ids);
+  for (unsigned reg = 0, e = from.getNumRegisters(); reg < e; reg += width) {
     if (!isCanonicalRegister(from, reg))
       continue;
     Value index = getPaddedOffset(
-        b, loc, getElementCoordinate(b, loc, from, reg, fromThread), shape,
-        rowPad);
-    Value data = LLVM::UndefOp::create(b, loc, storeVector);
-    for (unsigned i = 0; i < storeWidth; ++i)
+        b, loc, getElementCoordinate(b, loc, from, reg, thread), tile.shape,
+        tile.rowPad);
+    Value data = LLVM::UndefOp::create(b, loc, vector);
+    for (unsigned i = 0; i < width; ++i)
       data = LLVM::InsertElementOp::create(
-          b, loc, data, toStorage(b, loc, values[reg + i], storage),
+          b, loc, data, toStorage(b, loc, values[reg + i], tile.storage),
           i32Constant(b, loc, i));
-    LLVM::StoreOp::create(b, loc, data, address(index), storeWidth * bytes);
+    LLVM::StoreOp::create(b, loc, data, tile.address(b, loc, index),
+                          width * tile.bytes);
   }
   emitBarrier(b, loc);
+  return tile;
+}
 
-  unsigned loadWidth = getVectorWidth(to, bytes);
-  auto loadVector = VectorType::get({loadWidth}, storage);
-  SmallVector<Value> toThread = getThreadCoordinate(b, loc, to, ids);
+/// Reads every register of `to` from the buffer, with vector loads where
+/// the layout allows.
+static SmallVector<Value> loadFromShared(OpBuilder &b, Location loc,
+                                         const SharedTile &tile,
+                                         const LinearLayout &to, Type type,
+                                         const ThreadIds &ids) {
+  unsigned width = getVectorWidth(to, tile.bytes);
+  auto vector = VectorType::get({width}, tile.storage);
+  SmallVector<Value> thread = getThreadCoordinate(b, loc, to, ids);
   SmallVector<Value> result;
-  for (unsigned reg = 0, e = to.getNumRegisters(); reg < e; reg += loadWidth) {
+  for (unsigned reg = 0, e = to.getNumRegisters(); reg < e; reg += width) {
     Value index = getPaddedOffset(
-        b, loc, getElementCoordinate(b, loc, to, reg, toThread), shape,
-        rowPad);
-    Value data = LLVM::LoadOp::create(b, loc, loadVector, address(index),
-                                      loadWidth * bytes);
-    for (unsigned i = 0; i < loadWidth; ++i)
+        b, loc, getElementCoordinate(b, loc, to, reg, thread), tile.shape,
+        tile.rowPad);
+    Value data = LLVM::LoadOp::create(b, loc, vector,
+                                      tile.address(b, loc, index),
+                                      width * tile.bytes);
+    for (unsigned i = 0; i < width; ++i)
       result.push_back(fromStorage(
           b, loc,
           LLVM::ExtractElementOp::create(b, loc, data, i32Constant(b, loc, i)),
@@ -451,12 +472,96 @@ static SmallVector<Value> convertThroughSharedMemory(
   return result;
 }
 
+/// Reads an mma.sync operand fragment by fragment with ldmatrix: one
+/// instruction gives each lane its registers of four (A) or two (B, with
+/// .trans) 8x8 matrices. Lane l addresses row l % 8 of matrix l / 8; the
+/// matrices are ordered like the fragment's registers (see
+/// TPXGPULinearLayout.cpp): A a0a1 rows 0-7 / cols 0-7, a2a3 rows 8-15,
+/// a4a5 cols 8-15, a6a7 both; B b0b1 k 0-7, b2b3 k 8-15.
+static SmallVector<Value> loadMmaOperand(OpBuilder &b, Location loc,
+                                         const SharedTile &tile,
+                                         const LinearLayout &to, Type type,
+                                         unsigned opIdx,
+                                         const ThreadIds &ids) {
+  unsigned fragmentRegs = opIdx == 0 ? 8 : 4;
+  unsigned matrices = fragmentRegs / 2;
+  // Where each fragment starts for this warp: lane 0's element of its
+  // first register.
+  ThreadIds warpOnly = {i32Constant(b, loc, 0), ids.warp};
+  SmallVector<Value> origin = getThreadCoordinate(b, loc, to, warpOnly);
+  Value laneRow = LLVM::AndOp::create(b, loc, ids.lane, i32Constant(b, loc, 7));
+  Value matrix = LLVM::LShrOp::create(b, loc, ids.lane, i32Constant(b, loc, 3));
+  if (matrices == 2) // lanes 16-31 repeat lanes 0-15's (ignored) addresses
+    matrix = LLVM::AndOp::create(b, loc, matrix, i32Constant(b, loc, 1));
+  // A: matrix bit 0 steps 8 rows, bit 1 steps 8 columns. B (stored [K, N],
+  // read transposed): matrix bit 0 steps 8 rows of K.
+  Value rowStep = LLVM::MulOp::create(
+      b, loc, LLVM::AndOp::create(b, loc, matrix, i32Constant(b, loc, 1)),
+      i32Constant(b, loc, 8));
+  Value colStep =
+      opIdx == 0
+          ? LLVM::MulOp::create(
+                b, loc,
+                LLVM::LShrOp::create(b, loc, matrix, i32Constant(b, loc, 1)),
+                i32Constant(b, loc, 8))
+          : i32Constant(b, loc, 0);
+  Type i32 = b.getI32Type();
+  SmallVector<Type> fields(matrices, i32);
+  auto resultType = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
+  std::string asmText = matrices == 4
+                            ? "ldmatrix.sync.aligned.m8n8.x4.shared.b16 "
+                              "{$0, $1, $2, $3}, [$4];"
+                            : "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 "
+                              "{$0, $1}, [$2];";
+  std::string constraints = matrices == 4 ? "=r,=r,=r,=r,l" : "=r,=r,l";
+  auto pair = VectorType::get({2}, type);
+  SmallVector<Value> result;
+  for (unsigned reg = 0, e = to.getNumRegisters(); reg < e;
+       reg += fragmentRegs) {
+    SmallVector<Value> start =
+        getElementCoordinate(b, loc, to, reg, origin);
+    Value row = LLVM::AddOp::create(
+        b, loc, start[0], LLVM::AddOp::create(b, loc, laneRow, rowStep));
+    Value col = LLVM::AddOp::create(b, loc, start[1], colStep);
+    Value index =
+        getPaddedOffset(b, loc, {row, col}, tile.shape, tile.rowPad);
+    Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(),
+                                             tile.address(b, loc, index));
+    Value loaded = inlinePtx(b, loc, resultType, {address}, asmText,
+                             constraints, /*sideEffects=*/true);
+    for (unsigned m = 0; m < matrices; ++m) {
+      Value word = LLVM::ExtractValueOp::create(b, loc, loaded, m);
+      Value halves = LLVM::BitcastOp::create(b, loc, pair, word);
+      for (unsigned h = 0; h < 2; ++h)
+        result.push_back(LLVM::ExtractElementOp::create(
+            b, loc, halves, i32Constant(b, loc, h)));
+    }
+  }
+  return result;
+}
+
+/// A layout conversion through shared memory with vector accesses where the
+/// layouts allow them.
+static SmallVector<Value>
+convertThroughSharedMemory(OpBuilder &b, Location loc, Operation *user,
+                           ValueRange values, const LinearLayout &from,
+                           const LinearLayout &to, Type elementType,
+                           std::optional<unsigned> mmaOperand) {
+  Type type = convertElementType(elementType);
+  ThreadIds ids = getThreadIds(b, loc);
+  SharedTile tile = storeToShared(b, loc, user, values, from, type, ids);
+  if (mmaOperand)
+    return loadMmaOperand(b, loc, tile, to, type, *mmaOperand, ids);
+  return loadFromShared(b, loc, tile, to, type, ids);
+}
+
 SmallVector<Value> gpu_lowering::convertLayout(OpBuilder &b, Location loc,
                                                Operation *user,
                                                ValueRange values,
                                                const LinearLayout &from,
                                                const LinearLayout &to,
-                                               Type elementType) {
+                                               Type elementType,
+                                               std::optional<unsigned> mmaOperand) {
   if (from == to)
     return SmallVector<Value>(values);
   auto identity = [](ArrayRef<int64_t> c) { return Coordinate(c); };
@@ -468,7 +573,7 @@ SmallVector<Value> gpu_lowering::convertLayout(OpBuilder &b, Location loc,
     return result;
   }
   return convertThroughSharedMemory(b, loc, user, values, from, to,
-                                    elementType);
+                                    elementType, mmaOperand);
 }
 
 Value gpu_lowering::inlinePtx(OpBuilder &b, Location loc, Type resultType,

@@ -135,11 +135,14 @@ llvm::SmallVector<mlir::Value> exchangeThroughSharedMemory(
 
 /// Converts `values` from layout `from` to layout `to` (same shape): a
 /// register renaming when every thread already holds what it needs,
-/// otherwise through shared memory.
+/// otherwise through shared memory. `mmaOperand` (0 for A, 1 for B) says
+/// that `to` is an mma.sync operand layout of a 16-bit type, read back
+/// with ldmatrix.
 llvm::SmallVector<mlir::Value>
 convertLayout(mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *user,
               mlir::ValueRange values, const LinearLayout &from,
-              const LinearLayout &to, mlir::Type elementType);
+              const LinearLayout &to, mlir::Type elementType,
+              std::optional<unsigned> mmaOperand = std::nullopt);
 
 /// Builds the inline-PTX asm op `asmText` with `constraints`, returning its
 /// result (null for none).

@@ -160,8 +160,7 @@ static unsigned getVectorWidth(Operation *op, const LinearLayout &layout,
                                unsigned elementBytes, bool masked) {
   auto contiguity = op->getAttrOfType<DenseI64ArrayAttr>(kContiguityAttr);
   auto divisibility = op->getAttrOfType<DenseI64ArrayAttr>(kDivisibilityAttr);
-  auto maskConstancy =
-      op->getAttrOfType<DenseI64ArrayAttr>(kMaskConstancyAttr);
+  auto maskConstancy = op->getAttrOfType<DenseI64ArrayAttr>(kMaskConstancyAttr);
   unsigned rank = layout.getRank();
   if (!contiguity || !divisibility || contiguity.size() != rank ||
       divisibility.size() != rank)
@@ -260,8 +259,8 @@ static Value packGroup(OpBuilder &b, Location loc, ArrayRef<Value> elements,
   return LLVM::BitcastOp::create(b, loc, wordVectorType, vector);
 }
 
-static SmallVector<Value> unpackGroup(OpBuilder &b, Location loc,
-                                      Value words, const VectorAccess &access,
+static SmallVector<Value> unpackGroup(OpBuilder &b, Location loc, Value words,
+                                      const VectorAccess &access,
                                       Type element) {
   auto type = VectorType::get({static_cast<int64_t>(access.width)},
                               b.getIntegerType(access.elementBits));
@@ -320,9 +319,9 @@ static SmallVector<Value> loadGroup(OpBuilder &b, Location loc, Value pointer,
   // Outputs $0..$n-1, then the address, the predicate and the words to
   // take when the predicate is false.
   unsigned n = access.words;
-  std::string asmText = llvm::formatv(
-      "@${0} ld.global{1} {2}, [ ${3} ];", n + 1, getVectorSuffix(access),
-      getOperandList(0, n), n);
+  std::string asmText =
+      llvm::formatv("@${0} ld.global{1} {2}, [ ${3} ];", n + 1,
+                    getVectorSuffix(access), getOperandList(0, n), n);
   for (unsigned i = 0; i < n; ++i)
     asmText += llvm::formatv("\n\t@!${0} mov.b{1} ${2}, ${3};", n + 1,
                              access.wordBits, i, n + 2 + i)
@@ -336,14 +335,14 @@ static SmallVector<Value> loadGroup(OpBuilder &b, Location loc, Value pointer,
 
   Type resultType =
       n == 1 ? wordType
-             : LLVM::LLVMStructType::getLiteral(
-                   b.getContext(), SmallVector<Type>(n, wordType));
+             : LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                SmallVector<Type>(n, wordType));
   Value loaded = inlinePtx(b, loc, resultType, operands, asmText, constraints,
                            /*sideEffects=*/isVolatile);
   Value words = LLVM::UndefOp::create(b, loc, wordVectorType);
   for (unsigned i = 0; i < n; ++i) {
-    Value word = n == 1 ? loaded
-                        : LLVM::ExtractValueOp::create(b, loc, loaded, i);
+    Value word =
+        n == 1 ? loaded : LLVM::ExtractValueOp::create(b, loc, loaded, i);
     words = LLVM::InsertElementOp::create(b, loc, words, word,
                                           i32Constant(b, loc, i));
   }
@@ -416,10 +415,9 @@ struct LoadLowering : public OpConversionPattern<tt::LoadOp> {
         reg->memoryBits, reg->registerType.getIntOrFloatBitWidth());
     std::string constraints =
         llvm::formatv("={0},l,b,{0}", reg->constraint).str();
-    unsigned width =
-        layout ? getVectorWidth(op, *layout, reg->memoryBits / 8,
-                                static_cast<bool>(op.getMask()))
-               : 1;
+    unsigned width = layout ? getVectorWidth(op, *layout, reg->memoryBits / 8,
+                                             static_cast<bool>(op.getMask()))
+                            : 1;
     VectorAccess access(width, reg->memoryBits);
     SmallVector<Value> values;
     for (unsigned r = 0; r < count; r += width) {
@@ -429,10 +427,10 @@ struct LoadLowering : public OpConversionPattern<tt::LoadOp> {
         continue;
       }
       if (width > 1) {
-        llvm::append_range(
-            values, loadGroup(rewriter, loc, pointers[r], masks[r],
-                              ArrayRef(others).slice(r, width), access,
-                              element, op.getIsVolatile()));
+        llvm::append_range(values,
+                           loadGroup(rewriter, loc, pointers[r], masks[r],
+                                     ArrayRef(others).slice(r, width), access,
+                                     element, op.getIsVolatile()));
         continue;
       }
       if (!masks[r]) {
@@ -493,10 +491,9 @@ struct StoreLowering : public OpConversionPattern<tt::StoreOp> {
     std::string asmText = llvm::formatv("@$2 st.global.b{0} [ $0 ], $1;",
                                         reg->memoryBits);
     std::string constraints = llvm::formatv("l,{0},b", reg->constraint).str();
-    unsigned width =
-        layout ? getVectorWidth(op, *layout, reg->memoryBits / 8,
-                                static_cast<bool>(op.getMask()))
-               : 1;
+    unsigned width = layout ? getVectorWidth(op, *layout, reg->memoryBits / 8,
+                                             static_cast<bool>(op.getMask()))
+                            : 1;
     VectorAccess access(width, reg->memoryBits);
     for (unsigned r = 0; r < count; r += width) {
       // Replicated registers sit above the group bits: a group is

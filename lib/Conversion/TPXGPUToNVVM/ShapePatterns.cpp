@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "LoweringUtils.h"
 
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
 
@@ -65,6 +66,19 @@ static LogicalResult replaceShapeOp(
   return success();
 }
 
+/// opIdx when a conversion to `type` can read with ldmatrix: an mma.sync
+/// (version 2) operand of a 16-bit type.
+static std::optional<unsigned> getLdmatrixOperand(RankedTensorType type) {
+  auto operand =
+      dyn_cast<tpxgpu::DotOperandEncodingAttr>(type.getEncoding());
+  if (!operand || type.getElementType().getIntOrFloatBitWidth() != 16)
+    return std::nullopt;
+  auto mma = dyn_cast<tpxgpu::NvidiaMmaEncodingAttr>(operand.getParent());
+  if (!mma || mma.getVersion() != 2 || operand.getKWidth() != 2)
+    return std::nullopt;
+  return operand.getOpIdx();
+}
+
 struct ConvertLayoutLowering
     : public OpConversionPattern<tpxgpu::ConvertLayoutOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -77,7 +91,8 @@ struct ConvertLayoutLowering
       return failure();
     SmallVector<Value> result =
         convertLayout(rewriter, op.getLoc(), op, ops->values, ops->from,
-                      ops->to, op.getType().getElementType());
+                      ops->to, op.getType().getElementType(),
+                      getLdmatrixOperand(op.getType()));
     rewriter.replaceOp(op, pack(rewriter, op.getLoc(), ops->resultType, result));
     return success();
   }

@@ -6,6 +6,7 @@
 // this pass only has to get rid of tensors, tt and tpxgpu ops.
 //
 //===----------------------------------------------------------------------===//
+#include "AxisInfo.h"
 #include "LoweringUtils.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
@@ -79,6 +80,10 @@ struct ConvertTPXGPUToNVVMPass
                                    << "' is reserved for shared memory";
       return signalPassFailure();
     }
+    // Contiguity and alignment facts for vector memory accesses, read by
+    // the load/store patterns (AxisInfo.h); taken from the IR before any of
+    // it is rewritten.
+    annotateAxisInfo(module);
     LLVM::GlobalOp shared = createSharedMemory(module);
     module->setAttr(kBlockThreadsAttr,
                     IntegerAttr::get(IntegerType::get(&getContext(), 32),
