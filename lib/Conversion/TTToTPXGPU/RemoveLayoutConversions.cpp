@@ -40,6 +40,10 @@ public:
   Value get(Value value, Attribute layout, unsigned depth = 0);
   /// Forgets earlier answers (their values may since have been replaced).
   void reset() { cache.clear(); }
+  /// A chain may end in a new conversion only of elements at most this
+  /// wide: replacing a conversion of f16 by one of f32 (plus recomputing
+  /// the chain) would cost more than it saves.
+  void setMaxConvertedBits(unsigned bits) { maxConvertedBits = bits; }
 
 private:
   Value compute(Value value, RankedTensorType type, Attribute layout,
@@ -48,7 +52,14 @@ private:
   /// Long chains are rare; the limit bounds the work on pathological IR.
   static constexpr unsigned kMaxDepth = 16;
   llvm::DenseMap<std::pair<Value, Attribute>, Value> cache;
+  unsigned maxConvertedBits = 64;
 };
+
+/// The width of a tensor's elements (pointers count as 64 bits).
+static unsigned getElementBits(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  return element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
+}
 
 /// True when a tensor of `type`'s shape may take `layout` (MMA layouts need
 /// whole instructions, for instance).
@@ -91,6 +102,8 @@ Value Rematerializer::compute(Value value, RankedTensorType type,
     Value source = convert.getSrc();
     if (Value direct = get(source, layout, depth + 1))
       return direct;
+    if (depth > 0 && getElementBits(source.getType()) > maxConvertedBits)
+      return {};
     if (Operation *sourceDef = source.getDefiningOp())
       b.setInsertionPointAfter(sourceDef);
     else
@@ -116,10 +129,8 @@ Value Rematerializer::compute(Value value, RankedTensorType type,
     operandLayouts.push_back(
         SliceEncodingAttr::get(def->getContext(), expand.getAxis(), layout));
   } else if (isa<tt::BroadcastOp>(def)) {
-    // The source has size 1 where the result is broadcast: only layouts
-    // defined for any shape (blocked) carry over.
-    if (!isa<BlockedEncodingAttr>(layout))
-      return {};
+    // The source (size 1 where the result is broadcast) takes the same
+    // layout; get() checks that the layout may describe its shape.
     operandLayouts.push_back(layout);
   } else if (def->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(def)) {
     for (Value operand : def->getOperands())
@@ -157,6 +168,7 @@ static bool rematerializeConversions(ModuleOp module) {
   bool changed = false;
   for (ConvertLayoutOp op : conversions) {
     rematerializer.reset();
+    rematerializer.setMaxConvertedBits(getElementBits(op.getType()));
     Value replacement =
         rematerializer.get(op.getSrc(), op.getType().getEncoding());
     // A single conversion that get() re-created is no improvement.
@@ -172,8 +184,32 @@ static bool rematerializeConversions(ModuleOp module) {
   return changed;
 }
 
+/// How one use of a loop argument reaches layout L: directly through a
+/// conversion, or through one elementwise op (scaling an accumulator, say)
+/// whose result is only converted to L and whose other operands can be
+/// recomputed in L.
+struct ArgUse {
+  Operation *user;
+  ConvertLayoutOp convert;
+};
+
+static std::optional<ArgUse> getUseInLayout(Operation *user,
+                                            Attribute layout) {
+  if (auto convert = dyn_cast<ConvertLayoutOp>(user))
+    return convert.getType().getEncoding() == layout
+               ? std::optional<ArgUse>(ArgUse{user, convert})
+               : std::nullopt;
+  if (!user->hasTrait<OpTrait::Elementwise>() || !isMemoryEffectFree(user) ||
+      user->getNumResults() != 1 || !user->getResult(0).hasOneUse())
+    return std::nullopt;
+  auto convert = dyn_cast<ConvertLayoutOp>(*user->getResult(0).user_begin());
+  if (!convert || convert.getType().getEncoding() != layout)
+    return std::nullopt;
+  return ArgUse{user, convert};
+}
+
 /// Carries loop argument `index` of `loop` in the layout its uses convert
-/// to, when every use in the body converts to one layout L and the yielded
+/// to, when every use reaches one layout L (getUseInLayout) and the yielded
 /// value is converted from L.
 static bool carryInUsedLayout(scf::ForOp loop, unsigned index) {
   BlockArgument arg = loop.getRegionIterArg(index);
@@ -185,21 +221,58 @@ static bool carryInUsedLayout(scf::ForOp loop, unsigned index) {
   if (!yielded)
     return false;
   Attribute layout = yielded.getSrc().getType().getEncoding();
-  for (Operation *user : arg.getUsers()) {
-    auto convert = dyn_cast<ConvertLayoutOp>(user);
-    if (!convert || convert.getType().getEncoding() != layout)
-      return false;
-  }
   auto newType = cast<RankedTensorType>(yielded.getSrc().getType());
+
+  // Every use must reach L, and the other operands of elementwise uses must
+  // be recomputable in L (done up front, so that failure changes nothing
+  // but dead recomputations that canonicalize erases).
+  SmallVector<ArgUse> uses;
+  llvm::DenseMap<Operation *, SmallVector<Value>> newOperands;
+  Rematerializer rematerializer;
+  for (Operation *user : arg.getUsers()) {
+    std::optional<ArgUse> use = getUseInLayout(user, layout);
+    if (!use)
+      return false;
+    if (user != use->convert.getOperation()) {
+      SmallVector<Value> operands;
+      for (Value operand : user->getOperands()) {
+        if (operand == arg || !isa<RankedTensorType>(operand.getType())) {
+          operands.push_back(operand);
+          continue;
+        }
+        Value inLayout = rematerializer.get(operand, layout);
+        if (!inLayout)
+          return false;
+        operands.push_back(inLayout);
+      }
+      newOperands[user] = std::move(operands);
+    }
+    uses.push_back(*use);
+  }
 
   OpBuilder b(loop);
   OpOperand &init = loop.getInitArgsMutable()[index];
   init.set(ConvertLayoutOp::create(b, loop.getLoc(), newType, init.get()));
-  for (Operation *user : llvm::make_early_inc_range(arg.getUsers())) {
-    user->getResult(0).replaceAllUsesWith(arg);
-    user->erase();
-  }
   arg.setType(newType);
+  for (ArgUse &use : uses) {
+    bool direct = use.user == use.convert.getOperation();
+    Value replacement = arg;
+    if (!direct) {
+      // The elementwise op, redone in L on the argument itself.
+      b.setInsertionPoint(use.convert);
+      OperationState state(use.user->getLoc(), use.user->getName());
+      state.addOperands(newOperands[use.user]);
+      state.addAttributes(use.user->getAttrs());
+      state.addTypes(RankedTensorType::get(
+          newType.getShape(),
+          getElementTypeOrSelf(use.user->getResult(0).getType()), layout));
+      replacement = b.create(state)->getResult(0);
+    }
+    use.convert.replaceAllUsesWith(replacement);
+    use.convert.erase();
+    if (!direct && use.user->use_empty())
+      use.user->erase();
+  }
   yield->setOperand(index, yielded.getSrc());
   Value result = loop.getResult(index);
   result.setType(newType);

@@ -727,7 +727,14 @@ tpx::tpxgpu::verifyLayoutForShape(Attribute layout, ArrayRef<int64_t> shape,
   int64_t k = instr.size() > 2 ? instr[2] : 1;
   int64_t rows = opIdx == 1 ? k : m;
   int64_t cols = opIdx == 0 ? k : n;
-  if (shape[0] % rows != 0 || shape[1] % cols != 0) {
+  // An accumulator layout may also describe a size-1 dimension (the source
+  // of a broadcast into the accumulator): every warp and lane along it holds
+  // the one element, so elementwise work on the accumulator (scaling rows,
+  // say) stays in its layout.
+  auto whole = [&](int64_t size, int64_t tile) {
+    return size % tile == 0 || (opIdx < 0 && size == 1);
+  };
+  if (!whole(shape[0], rows) || !whole(shape[1], cols)) {
     StringRef role = opIdx == 0   ? "operand A"
                      : opIdx == 1 ? "operand B"
                                   : "accumulator";
