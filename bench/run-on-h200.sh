@@ -3,7 +3,7 @@
 # carries .mlir-runtime/ (Debian's LLVM/MLIR runtime .debs, from
 # ../shared/device/fetch-mlir-runtime.sh) and .device/ (stripped bin/, lib/,
 # the corpus and unpack-mlir-runtime.sh; see docs/nvidia-target.md).
-#   bench/run-on-h200.sh corpus|sanitizer|bench|quick  (any subset, in order)
+#   bench/run-on-h200.sh corpus|sanitizer|pytest|bench|quick  (any subset, in order)
 # Writes its reports into $OUT (or /tmp/tpx-out).
 set -uo pipefail
 out=${OUT:-/tmp/tpx-out}
@@ -25,6 +25,12 @@ for step in "$@"; do
       compute-sanitizer --tool memcheck --print-limit 5 "$bin/tpx-run" "$c" --target cuda 2>&1 | tail -3
     done > "$out/cuda-sanitizer.txt" 2>&1
     grep -E "^==|ERROR SUMMARY|PASS|FAIL" "$out/cuda-sanitizer.txt" | head -60 ;;
+  pytest)
+    # The CPU test suite's kernels, run on the GPU (cases that test CPU-only
+    # behaviour -- bounds checking, x86 inline asm -- are expected to fail).
+    TPX_TEST_TARGET=cuda TPX_BUILD_DIR=$PWD/.device python3 -m pytest -q \
+      -p no:cacheprovider test/CPU > "$out/cuda-pytest.txt" 2>&1
+    tail -40 "$out/cuda-pytest.txt" ;;
   quick)
     python3 bench/bench.py --tpx-bin "$bin" --quick --out "$out/bench-quick.json" 2>&1 | tail -20 ;;
   bench)

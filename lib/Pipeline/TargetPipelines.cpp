@@ -65,7 +65,7 @@ static constexpr const char *kNvidiaLLIRPasses =
     "one-shot-bufferize{bufferize-function-boundaries "
     "allow-return-allocs-from-loops},"
     "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
-    "convert-linalg-to-loops,lower-affine,"
+    "tpx-nvidia-copies-to-loops,convert-linalg-to-loops,lower-affine,"
     "convert-scf-to-cf,expand-strided-metadata,tpx-nvidia-math-to-libdevice,"
     "finalize-memref-to-llvm{index-bitwidth=64},convert-math-to-llvm,"
     "convert-arith-to-llvm{index-bitwidth=64},"

@@ -16,6 +16,9 @@ import numpy as np
 
 BUILD_DIR = os.environ.get("TPX_BUILD_DIR", "/work/main/build")
 TPX_RUN = os.path.join(BUILD_DIR, "bin", "tpx-run")
+# `cuda` runs the same cases on the GPU (bench/run-on-h200.sh does, on the
+# GPU machine); CI runs them on the CPU.
+TARGET = os.environ.get("TPX_TEST_TARGET", "cpu")
 
 # numpy dtype -> case.json dtype. bf16 and float8 have no numpy dtype; pass
 # their bit patterns (uint16 / uint8) with an explicit `dtype=`.
@@ -105,7 +108,8 @@ def write_case(directory, name, ttir, args, grid=(1, 1, 1), kernel=None,
 
 
 def run_dir(directory, *flags, timeout=120):
-    proc = subprocess.run([TPX_RUN, str(directory), *flags],
+    target = ["--target", TARGET] if TARGET != "cpu" else []
+    proc = subprocess.run([TPX_RUN, str(directory), *target, *flags],
                           capture_output=True, text=True, timeout=timeout)
     lines = [l for l in proc.stdout.splitlines()
              if l.startswith("PASS ") or l.startswith("FAIL ")]

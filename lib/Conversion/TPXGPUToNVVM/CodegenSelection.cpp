@@ -71,7 +71,9 @@ static std::string checkOp(Operation *op) {
   if (isa<arith::ArithDialect, math::MathDialect, scf::SCFDialect,
           cf::ControlFlowDialect>(op->getDialect()))
     return "";
-  if (isa<tt::FuncOp, tt::ReturnOp, tt::GetProgramIdOp, tt::GetNumProgramsOp,
+  if (auto dot = dyn_cast<tt::DotOp>(op); dot && dot.getType().getRank() != 2)
+    return "batched (3-D) dots";
+  if (isa<tt::FuncOp, tt::ReturnOp, tt::CallOp, tt::GetProgramIdOp, tt::GetNumProgramsOp,
           tt::MakeRangeOp, tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp,
           tt::ReshapeOp, tt::TransOp, tt::IntToPtrOp, tt::PtrToIntOp,
           tt::BitcastOp, tt::AddPtrOp, tt::LoadOp, tt::StoreOp, tt::DotOp,

@@ -68,9 +68,19 @@ static Value toRegister(OpBuilder &b, Location loc, Value value,
   return value;
 }
 
+/// A bool in memory is a byte, and any non-zero byte is true (Triton's
+/// semantics for loads through !tt.ptr<i1>).
+static Value nonZero(OpBuilder &b, Location loc, Value integer) {
+  Value zero = LLVM::ConstantOp::create(
+      b, loc, integer.getType(), b.getIntegerAttr(integer.getType(), 0));
+  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, integer, zero);
+}
+
 static Value fromRegister(OpBuilder &b, Location loc, Value value, Type type) {
   if (isa<LLVM::LLVMPointerType>(type))
     return LLVM::IntToPtrOp::create(b, loc, type, value);
+  if (type.isInteger(1))
+    return nonZero(b, loc, value);
   unsigned bits = type.getIntOrFloatBitWidth();
   if (value.getType().getIntOrFloatBitWidth() != bits)
     value = LLVM::TruncOp::create(b, loc, b.getIntegerType(bits), value);
@@ -231,7 +241,7 @@ static Value fromMemoryInteger(OpBuilder &b, Location loc, Value value,
   if (isa<LLVM::LLVMPointerType>(type))
     return LLVM::IntToPtrOp::create(b, loc, type, value);
   if (type.isInteger(1))
-    return LLVM::TruncOp::create(b, loc, type, value);
+    return nonZero(b, loc, value);
   if (!type.isInteger())
     return LLVM::BitcastOp::create(b, loc, type, value);
   return value;
@@ -440,7 +450,7 @@ struct LoadLowering : public OpConversionPattern<tt::LoadOp> {
             /*alignment=*/std::max(1u, reg->memoryBits / 8),
             op.getIsVolatile());
         if (element.isInteger(1))
-          loaded = LLVM::TruncOp::create(rewriter, loc, element, loaded);
+          loaded = nonZero(rewriter, loc, loaded);
         values.push_back(loaded);
         continue;
       }

@@ -18,6 +18,19 @@ def TPXNVIDIAMathToLibdevice
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def TPXNVIDIACopiesToLoops
+    : Pass<"tpx-nvidia-copies-to-loops", "::mlir::ModuleOp"> {
+  let summary = "Rewrite memref.copy as linalg.copy, which becomes loops";
+  let description = [{
+    Bufferization copies strided buffers (join, split, cat, tensors passed
+    to calls) with memref.copy, which the LLVM lowering turns into a call of
+    the host runtime's `memrefCopy` -- absent on the GPU. As linalg.copy it
+    becomes loops in convert-linalg-to-loops instead. Runs on the one-thread
+    path, before that pass.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def TPXNVIDIALowerRuntimeCalls
     : Pass<"tpx-nvidia-lower-runtime-calls", "::mlir::ModuleOp"> {
   let summary = "Give the CPU runtime entry points device implementations";
