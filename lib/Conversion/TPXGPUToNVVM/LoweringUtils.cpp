@@ -408,23 +408,54 @@ struct SharedTile {
 };
 } // namespace
 
+/// The padding (elements) added to each row of a staged tensor.
+static int64_t getRowPad(ArrayRef<int64_t> shape, unsigned bytes) {
+  return shape.size() >= 2 ? std::max<int64_t>(1, 16 / bytes) : 0;
+}
+
+uint64_t gpu_lowering::getConversionBytes(const LinearLayout &from,
+                                          Type elementType) {
+  OpBuilder b(elementType.getContext());
+  unsigned bytes =
+      getSharedElementBytes(getStorageType(b, convertElementType(elementType)));
+  ArrayRef<int64_t> shape = from.getShape();
+  int64_t rowPad = getRowPad(shape, bytes);
+  uint64_t elements = 1;
+  for (auto [d, size] : llvm::enumerate(shape))
+    elements *= size + (d + 1 == shape.size() ? rowPad : 0);
+  return elements * bytes;
+}
+
 /// Writes every element of `values` (in `from`) to the conversion buffer,
-/// with vector stores where the layout allows, between two barriers.
+/// with vector stores where the layout allows, then a barrier; before them
+/// a barrier too unless the placement makes it unnecessary.
 static SharedTile storeToShared(OpBuilder &b, Location loc, Operation *user,
                                 ValueRange values, const LinearLayout &from,
-                                Type type, const ThreadIds &ids) {
+                                Type type, const ThreadIds &ids,
+                                const SharedPlacement &placement) {
   SharedTile tile;
   tile.storage = getStorageType(b, type);
   tile.bytes = getSharedElementBytes(tile.storage);
   tile.shape = from.getShape();
-  tile.rowPad =
-      tile.shape.size() >= 2 ? std::max<int64_t>(1, 16 / tile.bytes) : 0;
+  tile.rowPad = getRowPad(tile.shape, tile.bytes);
   int64_t elements = 1;
   for (auto [d, size] : llvm::enumerate(tile.shape))
     elements *= size + (d + 1 == tile.shape.size() ? tile.rowPad : 0);
-  tile.base = getSharedMemoryBase(b, loc, user, elements * tile.bytes);
+  uint64_t end = placement.parityStride
+                     ? placement.offset + 2 * placement.parityStride
+                     : placement.offset + elements * tile.bytes;
+  tile.base = getSharedMemoryBase(b, loc, user, end);
+  Value offset = i32Constant(b, loc, placement.offset);
+  if (placement.parityStride)
+    offset = LLVM::AddOp::create(
+        b, loc, offset,
+        LLVM::MulOp::create(b, loc, placement.parity,
+                            i32Constant(b, loc, placement.parityStride)));
+  tile.base = LLVM::GEPOp::create(b, loc, tile.base.getType(), b.getI8Type(),
+                                  tile.base, ArrayRef<LLVM::GEPArg>{offset});
 
-  emitBarrier(b, loc);
+  if (!placement.parityStride)
+    emitBarrier(b, loc);
   unsigned width = getVectorWidth(from, tile.bytes);
   auto vector = VectorType::get({width}, tile.storage);
   SmallVector<Value> thread = getThreadCoordinate(b, loc, from, ids);
@@ -472,70 +503,90 @@ static SmallVector<Value> loadFromShared(OpBuilder &b, Location loc,
   return result;
 }
 
-/// Reads an mma.sync operand fragment by fragment with ldmatrix: one
-/// instruction gives each lane its registers of four (A) or two (B, with
-/// .trans) 8x8 matrices. Lane l addresses row l % 8 of matrix l / 8; the
-/// matrices are ordered like the fragment's registers (see
-/// TPXGPULinearLayout.cpp): A a0a1 rows 0-7 / cols 0-7, a2a3 rows 8-15,
-/// a4a5 cols 8-15, a6a7 both; B b0b1 k 0-7, b2b3 k 8-15.
+/// Reads an mma.sync operand with ldmatrix.x4: one instruction gives each
+/// lane its registers of four 8x8 matrices, lane l addressing row l % 8 of
+/// matrix l / 8. The matrices are ordered like the fragment registers (see
+/// TPXGPULinearLayout.cpp): for A (one 16x16 fragment per instruction)
+/// a0a1 rows 0-7 / cols 0-7, a2a3 rows 8-15, a4a5 cols 8-15, a6a7 both; for
+/// B (stored [K, N], read with .trans; two 16x8 fragments per instruction)
+/// b0b1 k 0-7 and b2b3 k 8-15 of each fragment. A lone last B fragment uses
+/// .x2.
 static SmallVector<Value> loadMmaOperand(OpBuilder &b, Location loc,
                                          const SharedTile &tile,
                                          const LinearLayout &to, Type type,
                                          unsigned opIdx,
                                          const ThreadIds &ids) {
   unsigned fragmentRegs = opIdx == 0 ? 8 : 4;
-  unsigned matrices = fragmentRegs / 2;
+  unsigned numFragments = to.getNumRegisters() / fragmentRegs;
   // Where each fragment starts for this warp: lane 0's element of its
   // first register.
   ThreadIds warpOnly = {i32Constant(b, loc, 0), ids.warp};
   SmallVector<Value> origin = getThreadCoordinate(b, loc, to, warpOnly);
   Value laneRow = LLVM::AndOp::create(b, loc, ids.lane, i32Constant(b, loc, 7));
   Value matrix = LLVM::LShrOp::create(b, loc, ids.lane, i32Constant(b, loc, 3));
-  if (matrices == 2) // lanes 16-31 repeat lanes 0-15's (ignored) addresses
-    matrix = LLVM::AndOp::create(b, loc, matrix, i32Constant(b, loc, 1));
-  // A: matrix bit 0 steps 8 rows, bit 1 steps 8 columns. B (stored [K, N],
-  // read transposed): matrix bit 0 steps 8 rows of K.
-  Value rowStep = LLVM::MulOp::create(
-      b, loc, LLVM::AndOp::create(b, loc, matrix, i32Constant(b, loc, 1)),
-      i32Constant(b, loc, 8));
-  Value colStep =
-      opIdx == 0
-          ? LLVM::MulOp::create(
-                b, loc,
-                LLVM::LShrOp::create(b, loc, matrix, i32Constant(b, loc, 1)),
-                i32Constant(b, loc, 8))
-          : i32Constant(b, loc, 0);
+  auto bit = [&](Value v, unsigned i) {
+    return LLVM::AndOp::create(
+        b, loc, LLVM::LShrOp::create(b, loc, v, i32Constant(b, loc, i)),
+        i32Constant(b, loc, 1));
+  };
+  // Matrix bit 0 steps 8 rows (M for A, K for B); for A bit 1 steps 8
+  // columns of K, for B it picks the second fragment.
+  Value rowStep =
+      LLVM::MulOp::create(b, loc, bit(matrix, 0), i32Constant(b, loc, 8));
+  Value colStep = LLVM::MulOp::create(b, loc, bit(matrix, 1),
+                                      i32Constant(b, loc, 8));
+  Value secondFragment = LLVM::ICmpOp::create(
+      b, loc, LLVM::ICmpPredicate::ne, bit(matrix, 1), i32Constant(b, loc, 0));
   Type i32 = b.getI32Type();
-  SmallVector<Type> fields(matrices, i32);
-  auto resultType = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
-  std::string asmText = matrices == 4
-                            ? "ldmatrix.sync.aligned.m8n8.x4.shared.b16 "
-                              "{$0, $1, $2, $3}, [$4];"
-                            : "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 "
-                              "{$0, $1}, [$2];";
-  std::string constraints = matrices == 4 ? "=r,=r,=r,=r,l" : "=r,=r,l";
   auto pair = VectorType::get({2}, type);
+
   SmallVector<Value> result;
-  for (unsigned reg = 0, e = to.getNumRegisters(); reg < e;
-       reg += fragmentRegs) {
-    SmallVector<Value> start =
-        getElementCoordinate(b, loc, to, reg, origin);
-    Value row = LLVM::AddOp::create(
-        b, loc, start[0], LLVM::AddOp::create(b, loc, laneRow, rowStep));
-    Value col = LLVM::AddOp::create(b, loc, start[1], colStep);
-    Value index =
-        getPaddedOffset(b, loc, {row, col}, tile.shape, tile.rowPad);
+  auto load = [&](Value row, Value col, unsigned matrices, bool trans) {
+    Value index = getPaddedOffset(b, loc, {row, col}, tile.shape, tile.rowPad);
     Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(),
                                              tile.address(b, loc, index));
-    Value loaded = inlinePtx(b, loc, resultType, {address}, asmText,
-                             constraints, /*sideEffects=*/true);
+    SmallVector<Type> fields(matrices, i32);
+    std::string asmText =
+        std::string("ldmatrix.sync.aligned.m8n8.x") +
+        std::to_string(matrices) + (trans ? ".trans" : "") + ".shared.b16 " +
+        (matrices == 4 ? "{$0, $1, $2, $3}, [$4];" : "{$0, $1}, [$2];");
+    std::string constraints = matrices == 4 ? "=r,=r,=r,=r,l" : "=r,=r,l";
+    Value loaded = inlinePtx(
+        b, loc, LLVM::LLVMStructType::getLiteral(b.getContext(), fields),
+        {address}, asmText, constraints, /*sideEffects=*/true);
     for (unsigned m = 0; m < matrices; ++m) {
-      Value word = LLVM::ExtractValueOp::create(b, loc, loaded, m);
-      Value halves = LLVM::BitcastOp::create(b, loc, pair, word);
+      Value halves = LLVM::BitcastOp::create(
+          b, loc, pair, LLVM::ExtractValueOp::create(b, loc, loaded, m));
       for (unsigned h = 0; h < 2; ++h)
         result.push_back(LLVM::ExtractElementOp::create(
             b, loc, halves, i32Constant(b, loc, h)));
     }
+  };
+
+  for (unsigned f = 0; f < numFragments;) {
+    SmallVector<Value> start =
+        getElementCoordinate(b, loc, to, f * fragmentRegs, origin);
+    if (opIdx == 0) {
+      load(LLVM::AddOp::create(b, loc, start[0],
+                               LLVM::AddOp::create(b, loc, laneRow, rowStep)),
+           LLVM::AddOp::create(b, loc, start[1], colStep), 4, false);
+      ++f;
+      continue;
+    }
+    Value kRow = LLVM::AddOp::create(b, loc, laneRow, rowStep);
+    if (f + 1 == numFragments) { // lanes 16-31 repeat lanes 0-15 (ignored)
+      load(LLVM::AddOp::create(b, loc, start[0], kRow), start[1], 2, true);
+      ++f;
+      continue;
+    }
+    SmallVector<Value> next =
+        getElementCoordinate(b, loc, to, (f + 1) * fragmentRegs, origin);
+    Value row = LLVM::SelectOp::create(b, loc, secondFragment, next[0],
+                                       start[0]);
+    Value col = LLVM::SelectOp::create(b, loc, secondFragment, next[1],
+                                       start[1]);
+    load(LLVM::AddOp::create(b, loc, row, kRow), col, 4, true);
+    f += 2;
   }
   return result;
 }
@@ -546,10 +597,12 @@ static SmallVector<Value>
 convertThroughSharedMemory(OpBuilder &b, Location loc, Operation *user,
                            ValueRange values, const LinearLayout &from,
                            const LinearLayout &to, Type elementType,
-                           std::optional<unsigned> mmaOperand) {
+                           std::optional<unsigned> mmaOperand,
+                           const SharedPlacement &placement) {
   Type type = convertElementType(elementType);
   ThreadIds ids = getThreadIds(b, loc);
-  SharedTile tile = storeToShared(b, loc, user, values, from, type, ids);
+  SharedTile tile =
+      storeToShared(b, loc, user, values, from, type, ids, placement);
   if (mmaOperand)
     return loadMmaOperand(b, loc, tile, to, type, *mmaOperand, ids);
   return loadFromShared(b, loc, tile, to, type, ids);
@@ -561,7 +614,8 @@ SmallVector<Value> gpu_lowering::convertLayout(OpBuilder &b, Location loc,
                                                const LinearLayout &from,
                                                const LinearLayout &to,
                                                Type elementType,
-                                               std::optional<unsigned> mmaOperand) {
+                                               std::optional<unsigned> mmaOperand,
+                                               const SharedPlacement &placement) {
   if (from == to)
     return SmallVector<Value>(values);
   auto identity = [](ArrayRef<int64_t> c) { return Coordinate(c); };
@@ -573,7 +627,7 @@ SmallVector<Value> gpu_lowering::convertLayout(OpBuilder &b, Location loc,
     return result;
   }
   return convertThroughSharedMemory(b, loc, user, values, from, to,
-                                    elementType, mmaOperand);
+                                    elementType, mmaOperand, placement);
 }
 
 Value gpu_lowering::inlinePtx(OpBuilder &b, Location loc, Type resultType,

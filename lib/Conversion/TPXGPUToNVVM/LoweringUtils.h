@@ -133,6 +133,32 @@ llvm::SmallVector<mlir::Value> exchangeThroughSharedMemory(
     mlir::Type elementType, llvm::ArrayRef<int64_t> storageShape,
     CoordinateMap fromToStorage, CoordinateMap toToStorage);
 
+/// Where a conversion stages its data in shared memory. By default at the
+/// start of the buffer, behind a barrier that waits for the buffer's earlier
+/// readers. A loop's shared-memory plan (planLoopSharedMemory) gives each
+/// conversion in the loop body its own region, one per iteration parity
+/// (`parityStride` bytes apart); the barrier is then not needed.
+struct SharedPlacement {
+  uint64_t offset = 0;
+  uint64_t parityStride = 0;
+  /// i32, 0 or 1: the iteration's parity (when parityStride is set).
+  mlir::Value parity;
+};
+
+/// Attributes carrying a conversion's placement from the plan to the
+/// lowering.
+inline constexpr llvm::StringLiteral kSharedOffsetAttr = "tpx.shared-offset";
+inline constexpr llvm::StringLiteral kSharedParityStrideAttr =
+    "tpx.shared-parity-stride";
+
+/// Bytes a conversion of a tensor in layout `from` stages in shared memory.
+uint64_t getConversionBytes(const LinearLayout &from, mlir::Type elementType);
+
+/// Gives the conversions of every scf.for body that uses shared memory only
+/// for top-level layout conversions their own double-buffered regions (and
+/// a barrier before the loop), so that they need no leading barrier.
+void planLoopSharedMemory(mlir::ModuleOp module);
+
 /// Converts `values` from layout `from` to layout `to` (same shape): a
 /// register renaming when every thread already holds what it needs,
 /// otherwise through shared memory. `mmaOperand` (0 for A, 1 for B) says
@@ -142,7 +168,8 @@ llvm::SmallVector<mlir::Value>
 convertLayout(mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *user,
               mlir::ValueRange values, const LinearLayout &from,
               const LinearLayout &to, mlir::Type elementType,
-              std::optional<unsigned> mmaOperand = std::nullopt);
+              std::optional<unsigned> mmaOperand = std::nullopt,
+              const SharedPlacement &placement = {});
 
 /// Builds the inline-PTX asm op `asmText` with `constraints`, returning its
 /// result (null for none).

@@ -12,6 +12,9 @@
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace tpx;
 using namespace tpx::gpu_lowering;
@@ -79,6 +82,44 @@ static std::optional<unsigned> getLdmatrixOperand(RankedTensorType type) {
   return operand.getOpIdx();
 }
 
+/// The region planLoopSharedMemory gave the conversion, if any; the parity
+/// is that of the enclosing loop's iteration, (iv - lb) / step mod 2.
+static SharedPlacement getPlacement(tpxgpu::ConvertLayoutOp op,
+                                    OpBuilder &b) {
+  SharedPlacement placement;
+  auto offset = op->getAttrOfType<IntegerAttr>(kSharedOffsetAttr);
+  auto stride = op->getAttrOfType<IntegerAttr>(kSharedParityStrideAttr);
+  auto loop = op->getParentOfType<scf::ForOp>();
+  if (!offset || !stride || !loop)
+    return placement;
+  Location loc = op.getLoc();
+  Value iv = loop.getInductionVar();
+  Value trip = arith::DivSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, iv, loop.getLowerBound()),
+      loop.getStep());
+  Value parity = arith::AndIOp::create(
+      b, loc, trip,
+      arith::ConstantOp::create(b, loc, b.getIntegerAttr(iv.getType(), 1)));
+  if (!parity.getType().isInteger(32))
+    parity = arith::TruncIOp::create(b, loc, b.getI32Type(), parity);
+  placement.offset = offset.getInt();
+  placement.parityStride = stride.getInt();
+  placement.parity = parity;
+  return placement;
+}
+
+/// tpxgpu.barrier: bar.sync 0.
+struct BarrierLowering : public OpConversionPattern<tpxgpu::BarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tpxgpu::BarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    emitBarrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct ConvertLayoutLowering
     : public OpConversionPattern<tpxgpu::ConvertLayoutOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -92,7 +133,8 @@ struct ConvertLayoutLowering
     SmallVector<Value> result =
         convertLayout(rewriter, op.getLoc(), op, ops->values, ops->from,
                       ops->to, op.getType().getElementType(),
-                      getLdmatrixOperand(op.getType()));
+                      getLdmatrixOperand(op.getType()),
+                      getPlacement(op, rewriter));
     rewriter.replaceOp(op, pack(rewriter, op.getLoc(), ops->resultType, result));
     return success();
   }
@@ -231,7 +273,7 @@ struct ReshapeLowering : public OpConversionPattern<tt::ReshapeOp> {
 
 void gpu_lowering::populateShapePatterns(TensorTypeConverter &converter,
                                          RewritePatternSet &patterns) {
-  patterns.add<ConvertLayoutLowering, ExpandDimsLowering, BroadcastLowering,
+  patterns.add<BarrierLowering, ConvertLayoutLowering, ExpandDimsLowering, BroadcastLowering,
                TransLowering, ReshapeLowering>(converter,
                                                patterns.getContext());
 }

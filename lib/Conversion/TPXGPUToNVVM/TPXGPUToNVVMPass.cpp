@@ -84,6 +84,7 @@ struct ConvertTPXGPUToNVVMPass
     // the load/store patterns (AxisInfo.h); taken from the IR before any of
     // it is rewritten.
     annotateAxisInfo(module);
+    planLoopSharedMemory(module);
     LLVM::GlobalOp shared = createSharedMemory(module);
     module->setAttr(kBlockThreadsAttr,
                     IntegerAttr::get(IntegerType::get(&getContext(), 32),
