@@ -52,12 +52,31 @@ static bool convertsThroughShared(tpxgpu::ConvertLayoutOp op) {
 }
 
 /// Ops whose lowering may touch shared memory. Broadcasts and expand_dims
-/// only do when they are not register renamings; everything with shared
-/// memory in its lowering (reductions, scans, transposes, reshapes,
-/// atomics, calls) counts.
+/// only do when they are not register renamings, reductions only across
+/// warps; everything else with shared memory in its lowering (scans,
+/// transposes, reshapes, atomics, calls) counts.
 static bool mayUseSharedMemory(Operation *op) {
-  if (isa<tt::ReduceOp, tt::ScanOp, tt::TransOp, tt::ReshapeOp,
-          tt::AtomicRMWOp, tt::AtomicCASOp, tt::CallOp>(op))
+  // A reduction stays within warps (shuffles only) when no warp steps
+  // along its axis and its result is the slice of its source.
+  if (auto reduce = dyn_cast<tt::ReduceOp>(op)) {
+    auto source = cast<RankedTensorType>(reduce.getSrcs()[0].getType());
+    auto result = dyn_cast<RankedTensorType>(reduce.getResult()[0].getType());
+    auto slice =
+        result ? dyn_cast<tpxgpu::SliceEncodingAttr>(result.getEncoding())
+               : nullptr;
+    if (!source.getEncoding() || !slice ||
+        slice.getParent() != source.getEncoding())
+      return true;
+    auto layout =
+        tpxgpu::toLinearLayout(source.getEncoding(), source.getShape());
+    return !layout ||
+           llvm::any_of(layout->getBases(LinearLayout::Warp),
+                        [&](const Coordinate &basis) {
+                          return basis[reduce.getAxis()] != 0;
+                        });
+  }
+  if (isa<tt::ScanOp, tt::TransOp, tt::ReshapeOp, tt::AtomicRMWOp,
+          tt::AtomicCASOp, tt::CallOp>(op))
     return true;
   if (isa<tt::BroadcastOp, tt::ExpandDimsOp>(op)) {
     auto layouts = getLayouts(op);

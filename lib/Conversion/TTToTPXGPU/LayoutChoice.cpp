@@ -79,7 +79,8 @@ BlockedEncodingAttr tpxgpu::getDefaultBlockedLayout(MLIRContext *context,
 NvidiaMmaEncodingAttr tpxgpu::chooseNvidiaMmaLayout(MLIRContext *context,
                                                     ArrayRef<int64_t> shape,
                                                     unsigned numWarps,
-                                                    unsigned threadsPerWarp) {
+                                                    unsigned threadsPerWarp,
+                                                    bool warpsAlongM) {
   // mma.sync is an NVIDIA 32-lane instruction on 2-D tiles made of 16x8
   // accumulator fragments.
   constexpr int64_t kInstrM = 16, kInstrN = 8;
@@ -93,7 +94,7 @@ NvidiaMmaEncodingAttr tpxgpu::chooseNvidiaMmaLayout(MLIRContext *context,
   int64_t tilesM = shape[0] / kInstrM, tilesN = shape[1] / kInstrN;
   for (unsigned left = numWarps; left > 1; left /= 2) {
     bool roomM = tilesM / warpsM > 1, roomN = tilesN / warpsN > 1;
-    if (roomM && (warpsM <= warpsN || !roomN))
+    if (roomM && (warpsAlongM || warpsM <= warpsN || !roomN))
       warpsM *= 2;
     else if (roomN)
       warpsN *= 2;

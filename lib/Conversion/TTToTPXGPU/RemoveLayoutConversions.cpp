@@ -282,16 +282,199 @@ static bool carryInUsedLayout(scf::ForOp loop, unsigned index) {
   return true;
 }
 
+/// True for the layouts forward propagation starts from: an MMA
+/// accumulator layout or a slice of one (a row reduction of it).
+static bool isMmaBased(Attribute layout) {
+  if (auto slice = dyn_cast<SliceEncodingAttr>(layout))
+    return isMmaBased(slice.getParent());
+  return isa<NvidiaMmaEncodingAttr>(layout);
+}
+
+static bool propagateForward(SmallVector<ConvertLayoutOp> worklist,
+                             MLIRContext *context);
+
+/// Forward propagation from every conversion out of an MMA-based layout.
+static bool propagateForward(ModuleOp module) {
+  SmallVector<ConvertLayoutOp> worklist;
+  module.walk([&](ConvertLayoutOp op) {
+    if (isMmaBased(op.getSrc().getType().getEncoding()))
+      worklist.push_back(op);
+  });
+  return propagateForward(std::move(worklist), module.getContext());
+}
+
+/// Rebuilds `op` (same name, attributes and regions) with `operands` and
+/// `resultTypes`, before `op`.
+static Operation *rebuild(Operation *op, ValueRange operands,
+                          TypeRange resultTypes) {
+  OpBuilder b(op);
+  OperationState state(op->getLoc(), op->getName());
+  state.addOperands(operands);
+  state.addTypes(resultTypes);
+  state.addAttributes(op->getAttrs());
+  for (Region &region : op->getRegions()) {
+    Region *copy = state.addRegion();
+    IRMapping mapping;
+    region.cloneInto(copy, mapping);
+  }
+  return b.create(state);
+}
+
+/// `type` with `layout` (scalars stay scalars).
+static Type withLayout(Type type, Attribute layout) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return type;
+  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
+                               layout);
+}
+
+/// Moves a conversion out of an MMA accumulator layout past the elementwise
+/// ops and reductions that use its result, so that they compute in the MMA
+/// layout (a softmax on a QK^T tile, say) and the conversion lands where a
+/// layout is really required (a dot operand, a store) -- where it often
+/// becomes a register renaming (an f16 accumulator tile is already a dot
+/// operand A) or folds into another conversion.
+static bool propagateForward(SmallVector<ConvertLayoutOp> worklist,
+                             MLIRContext *context) {
+  bool changed = false;
+  while (!worklist.empty()) {
+    ConvertLayoutOp convert = worklist.pop_back_val();
+    Value source = convert.getSrc();
+    Attribute from = cast<RankedTensorType>(source.getType()).getEncoding();
+    for (Operation *user : llvm::make_early_inc_range(convert->getUsers())) {
+      bool elementwise = user->hasTrait<OpTrait::Elementwise>() &&
+                         isMemoryEffectFree(user) &&
+                         user->getNumResults() == 1 &&
+                         isa<RankedTensorType>(user->getResult(0).getType());
+      auto reduce = dyn_cast<tt::ReduceOp>(user);
+      if (!elementwise && !reduce)
+        continue;
+      // Every tensor operand in the source layout, recomputed if need be.
+      Rematerializer rematerializer;
+      SmallVector<Value> operands;
+      bool ok = true;
+      for (Value operand : user->getOperands()) {
+        if (!isa<RankedTensorType>(operand.getType())) {
+          operands.push_back(operand);
+          continue;
+        }
+        Value inLayout = operand == convert.getResult()
+                             ? source
+                             : rematerializer.get(operand, from);
+        if (!inLayout) {
+          ok = false;
+          break;
+        }
+        operands.push_back(inLayout);
+      }
+      if (!ok)
+        continue;
+      SmallVector<Type> resultTypes;
+      for (Value result : user->getResults()) {
+        Attribute layout = from;
+        if (reduce && cast<RankedTensorType>(reduce.getSrcs()[0].getType())
+                              .getRank() > 1)
+          layout = SliceEncodingAttr::get(context, reduce.getAxis(), from);
+        resultTypes.push_back(withLayout(result.getType(), layout));
+      }
+      Operation *moved = rebuild(user, operands, resultTypes);
+      OpBuilder b(user);
+      for (auto [old, now] : llvm::zip(user->getResults(), moved->getResults())) {
+        if (old.getType() == now.getType()) {
+          old.replaceAllUsesWith(now);
+          continue;
+        }
+        auto back = ConvertLayoutOp::create(b, user->getLoc(), old.getType(),
+                                            now);
+        old.replaceAllUsesWith(back.getResult());
+        worklist.push_back(back);
+      }
+      user->erase();
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/// The MMA-based layout (a row reduction of an accumulator) that loop
+/// argument `index`'s next value is computed from, if any: the softmax
+/// statistics of attention (running max and sum) are such values.
+static Attribute getMmaBasedYieldLayout(scf::ForOp loop, unsigned index) {
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  Operation *def = yield.getOperand(index).getDefiningOp();
+  if (!def || def->getParentOp() != loop.getOperation())
+    return {};
+  auto fromConversion = [](Value v) -> Attribute {
+    if (auto convert = v.getDefiningOp<ConvertLayoutOp>()) {
+      Attribute layout = convert.getSrc().getType().getEncoding();
+      if (isa<SliceEncodingAttr>(layout) && isMmaBased(layout))
+        return layout;
+    }
+    return {};
+  };
+  if (Attribute layout = fromConversion(yield.getOperand(index)))
+    return layout;
+  if (!def->hasTrait<OpTrait::Elementwise>())
+    return {};
+  for (Value operand : def->getOperands())
+    if (Attribute layout = fromConversion(operand))
+      return layout;
+  return {};
+}
+
+/// Carries loop argument `index` in `layout`: converts the init before the
+/// loop, the argument back to its old layout for its uses (then propagates
+/// that conversion forward through them), the yielded value into `layout`
+/// and the result back after the loop. The conversions that remain fold
+/// away in rematerializeConversions when the propagation got through.
+static void carryInLayout(scf::ForOp loop, unsigned index, Attribute layout) {
+  BlockArgument arg = loop.getRegionIterArg(index);
+  auto oldType = cast<RankedTensorType>(arg.getType());
+  auto newType = cast<RankedTensorType>(withLayout(oldType, layout));
+  OpBuilder b(loop);
+  OpOperand &init = loop.getInitArgsMutable()[index];
+  init.set(ConvertLayoutOp::create(b, loop.getLoc(), newType, init.get()));
+  arg.setType(newType);
+  b.setInsertionPointToStart(loop.getBody());
+  auto asBefore = ConvertLayoutOp::create(b, loop.getLoc(), oldType, arg);
+  arg.replaceAllUsesExcept(asBefore, asBefore);
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  b.setInsertionPoint(yield);
+  yield->setOperand(index, ConvertLayoutOp::create(b, loop.getLoc(), newType,
+                                                   yield.getOperand(index)));
+  Value result = loop.getResult(index);
+  result.setType(newType);
+  b.setInsertionPointAfter(loop);
+  auto back = ConvertLayoutOp::create(b, loop.getLoc(), oldType, result);
+  result.replaceAllUsesExcept(back, back);
+  propagateForward({asBefore}, loop.getContext());
+}
+
 struct RemoveLayoutConversionsPass
     : public tpx::impl::TPXGPURemoveLayoutConversionsBase<
           RemoveLayoutConversionsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     rematerializeConversions(module);
+    if (propagateForward(module))
+      rematerializeConversions(module);
     bool changed = false;
     module.walk([&](scf::ForOp loop) {
-      for (unsigned i = 0, e = loop.getNumRegionIterArgs(); i < e; ++i)
-        changed |= carryInUsedLayout(loop, i);
+      for (unsigned i = 0, e = loop.getNumRegionIterArgs(); i < e; ++i) {
+        if (carryInUsedLayout(loop, i)) {
+          changed = true;
+          continue;
+        }
+        auto type = dyn_cast<RankedTensorType>(loop.getRegionIterArg(i).getType());
+        if (!type)
+          continue;
+        if (Attribute layout = getMmaBasedYieldLayout(loop, i);
+            layout && layout != type.getEncoding()) {
+          carryInLayout(loop, i, layout);
+          changed = true;
+        }
+      }
     });
     // The conversions put around loops often fold into constants.
     if (changed)

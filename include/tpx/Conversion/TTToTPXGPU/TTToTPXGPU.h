@@ -34,11 +34,14 @@ BlockedEncodingAttr getDefaultBlockedLayout(mlir::MLIRContext *context,
 /// The MMA accumulator layout convert-tt-to-tpxgpu picks for an MxN dot
 /// result, or null when no MMA layout fits (the caller falls back to a
 /// blocked-parent FMA dot): mma.sync (version 2, m16n8) with the warps
-/// split between M and N.
+/// split between M and N, or with `warpsAlongM` all along M as far as the
+/// tile allows (for chained dots: each warp then owns whole rows, so one
+/// dot's accumulator is the next one's A operand without moving data).
 NvidiaMmaEncodingAttr chooseNvidiaMmaLayout(mlir::MLIRContext *context,
                                             llvm::ArrayRef<int64_t> shape,
                                             unsigned numWarps,
-                                            unsigned threadsPerWarp);
+                                            unsigned threadsPerWarp,
+                                            bool warpsAlongM = false);
 
 /// kWidth of a dot operand with elements of `elementType` under an
 /// mma.sync parent: the K elements one 32-bit register holds.
