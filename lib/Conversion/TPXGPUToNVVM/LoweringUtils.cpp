@@ -441,8 +441,10 @@ static SharedTile storeToShared(OpBuilder &b, Location loc, Operation *user,
   int64_t elements = 1;
   for (auto [d, size] : llvm::enumerate(tile.shape))
     elements *= size + (d + 1 == tile.shape.size() ? tile.rowPad : 0);
+  // A loop's plan holds every conversion's region twice (one per parity):
+  // 2 x the stride in all.
   uint64_t end = placement.parityStride
-                     ? placement.offset + 2 * placement.parityStride
+                     ? 2 * placement.parityStride
                      : placement.offset + elements * tile.bytes;
   tile.base = getSharedMemoryBase(b, loc, user, end);
   Value offset = i32Constant(b, loc, placement.offset);

@@ -342,6 +342,7 @@ static bool propagateForward(SmallVector<ConvertLayoutOp> worklist,
     ConvertLayoutOp convert = worklist.pop_back_val();
     Value source = convert.getSrc();
     Attribute from = cast<RankedTensorType>(source.getType()).getEncoding();
+    bool progress = false;
     for (Operation *user : llvm::make_early_inc_range(convert->getUsers())) {
       bool elementwise = user->hasTrait<OpTrait::Elementwise>() &&
                          isMemoryEffectFree(user) &&
@@ -391,8 +392,12 @@ static bool propagateForward(SmallVector<ConvertLayoutOp> worklist,
         worklist.push_back(back);
       }
       user->erase();
-      changed = true;
+      changed = progress = true;
     }
+    // A use skipped because another operand could not yet be had in the
+    // source layout may be movable now that its neighbours moved.
+    if (progress && !convert->use_empty())
+      worklist.push_back(convert);
   }
   return changed;
 }

@@ -81,3 +81,70 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
     tt.return %r : tensor<1024xf32, #tpxgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
   }
 }
+
+// -----
+
+// With warps along M only, an f16 accumulator tile is already operand A of
+// the next mma.sync: the conversion renames registers. Into operand B it
+// goes through shared memory and comes back with ldmatrix .trans.
+
+#mma = #tpxgpu.nvidia_mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#a = #tpxgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#b = #tpxgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func internal @acc_to_a(
+  // CHECK-NOT: nvvm.barrier0
+  // CHECK-NOT: ldmatrix
+  // CHECK: llvm.return
+  tt.func private @acc_to_a(%x: tensor<64x32xf16, #mma>) -> tensor<64x32xf16, #a> {
+    %y = tpxgpu.convert_layout %x : tensor<64x32xf16, #mma> -> tensor<64x32xf16, #a>
+    tt.return %y : tensor<64x32xf16, #a>
+  }
+  // CHECK-LABEL: llvm.func internal @acc_to_b(
+  // CHECK: nvvm.barrier0
+  // CHECK: nvvm.barrier0
+  // CHECK: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+  tt.func private @acc_to_b(%x: tensor<32x32xf16, #mma>) -> tensor<32x32xf16, #b> {
+    %y = tpxgpu.convert_layout %x : tensor<32x32xf16, #mma> -> tensor<32x32xf16, #b>
+    tt.return %y : tensor<32x32xf16, #b>
+  }
+}
+
+// -----
+
+// In a loop whose only shared-memory users are its conversions, each
+// conversion gets its own region per iteration parity and no leading
+// barrier: one barrier before the loop, one per conversion inside it.
+
+#blocked = #tpxgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tpxgpu.nvidia_mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a = #tpxgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#b = #tpxgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
+  // Two 64x64 f16 regions of 64 x (64 + 8) halves, twice: 36864 bytes.
+  // CHECK: "tpx.shared-bytes" = 36864
+  // CHECK-LABEL: llvm.func @loop(
+  // CHECK: nvvm.barrier0
+  // CHECK: scf.for
+  // CHECK-COUNT-1: nvvm.barrier0
+  // CHECK: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+  // CHECK-COUNT-1: nvvm.barrier0
+  // CHECK: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+  // CHECK-NOT: nvvm.barrier0
+  // CHECK: mma.sync
+  // CHECK-NOT: nvvm.barrier0
+  // CHECK: scf.yield
+  tt.func public @loop(%x: tensor<64x64xf16, #blocked>, %n: i32, %p: tensor<64x64x!tt.ptr<f32>, #mma>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #mma>) : i32 {
+      %xa = tpxgpu.convert_layout %x : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #a>
+      %xb = tpxgpu.convert_layout %x : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #b>
+      %d = tt.dot %xa, %xb, %acc : tensor<64x64xf16, #a> * tensor<64x64xf16, #b> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    tt.store %p, %r : tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}

@@ -53,3 +53,36 @@ module {
     tt.return %d : tensor<8x8xf32>
   }
 }
+
+// -----
+
+// Chained dots (a softmax between them, as in attention) put every warp
+// along M, so that the first accumulator is the second dot's A operand in
+// place; a lone dot of the same shape splits the warps between M and N.
+// W4-DAG: #[[CHAINED:mma[0-9]*]] = #tpxgpu.nvidia_mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+// W4-DAG: #[[LONE:mma[0-9]*]] = #tpxgpu.nvidia_mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// W4-LABEL: tt.func public @chained
+// W4: tt.dot {{.*}} -> tensor<64x32xf32, #[[CHAINED]]>
+// W4: tt.dot {{.*}} -> tensor<64x32xf32, #[[CHAINED]]>
+// W4-LABEL: tt.func public @lone
+// W4: tt.dot {{.*}} -> tensor<64x32xf32, #[[LONE]]>
+// W8-DAG: #[[CHAINED8:mma[0-9]*]] = #tpxgpu.nvidia_mma<{version = 2, warpsPerCTA = [4, 2], instrShape = [16, 8]}>
+// W8-LABEL: tt.func public @chained
+// W8: tt.dot {{.*}} -> tensor<64x32xf32, #[[CHAINED8]]>
+module {
+  tt.func public @chained(%q: tensor<64x16xf16>, %k: tensor<16x32xf16>, %v: tensor<32x32xf16>, %p: tensor<64x32x!tt.ptr<f32>>) {
+    %zero = arith.constant dense<0.0> : tensor<64x32xf32>
+    %s = tt.dot %q, %k, %zero : tensor<64x16xf16> * tensor<16x32xf16> -> tensor<64x32xf32>
+    %e = math.exp %s : tensor<64x32xf32>
+    %h = arith.truncf %e : tensor<64x32xf32> to tensor<64x32xf16>
+    %o = tt.dot %h, %v, %zero : tensor<64x32xf16> * tensor<32x32xf16> -> tensor<64x32xf32>
+    tt.store %p, %o : tensor<64x32x!tt.ptr<f32>>
+    tt.return
+  }
+  tt.func public @lone(%q: tensor<64x16xf16>, %k: tensor<16x32xf16>, %p: tensor<64x32x!tt.ptr<f32>>) {
+    %zero = arith.constant dense<0.0> : tensor<64x32xf32>
+    %s = tt.dot %q, %k, %zero : tensor<64x16xf16> * tensor<16x32xf16> -> tensor<64x32xf32>
+    tt.store %p, %s : tensor<64x32x!tt.ptr<f32>>
+    tt.return
+  }
+}

@@ -1,4 +1,4 @@
-// RUN: tpx-opt %s --tpxgpu-remove-layout-conversions --canonicalize -mlir-print-debuginfo=false | FileCheck %s
+// RUN: tpx-opt %s -split-input-file --tpxgpu-remove-layout-conversions --canonicalize -mlir-print-debuginfo=false | FileCheck %s
 
 #blocked = #tpxgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #other = #tpxgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
@@ -51,6 +51,49 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
     %v1 = tpxgpu.convert_layout %v : tensor<32x32xf32, #blocked> -> tensor<32x32xf32, #mma>
     %v2 = tpxgpu.convert_layout %v1 : tensor<32x32xf32, #mma> -> tensor<32x32xf32, #other>
     tt.store %p, %v2, %mo : tensor<32x32x!tt.ptr<f32>, #other>
+    tt.return
+  }
+}
+
+// -----
+
+// Forward propagation: the softmax between two chained dots runs in the
+// first dot's MMA layout (reduction in its row slice), and the only
+// conversion left feeds the second dot its A operand.
+#blocked = #tpxgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tpxgpu.nvidia_mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#a = #tpxgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#b = #tpxgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func public @softmax_then_dot
+  // CHECK: %[[S:.*]] = tt.dot
+  // CHECK-NEXT: %[[M:.*]] = "tt.reduce"(%[[S]]) <{axis = 1 : i32}>
+  // CHECK: -> tensor<64xf32, #[[ROWS:slice[0-9]*]]>
+  // CHECK-NEXT: %[[ME:.*]] = tt.expand_dims %[[M]] {axis = 1 : i32} : tensor<64xf32, #[[ROWS]]> -> tensor<64x1xf32, #mma>
+  // CHECK-NEXT: %[[MB:.*]] = tt.broadcast %[[ME]] : tensor<64x1xf32, #mma> -> tensor<64x32xf32, #mma>
+  // CHECK-NEXT: %[[D:.*]] = arith.subf %[[S]], %[[MB]] : tensor<64x32xf32, #mma>
+  // CHECK-NEXT: %[[E:.*]] = math.exp %[[D]] : tensor<64x32xf32, #mma>
+  // CHECK-NEXT: %[[H:.*]] = arith.truncf %[[E]] : tensor<64x32xf32, #mma> to tensor<64x32xf16, #mma>
+  // CHECK-NEXT: %[[HA:.*]] = tpxgpu.convert_layout %[[H]] : tensor<64x32xf16, #mma> -> tensor<64x32xf16, #dot_op>
+  // CHECK-NEXT: tt.dot %[[HA]]
+  tt.func public @softmax_then_dot(%q: tensor<64x16xf16, #a>, %k: tensor<16x32xf16, #b>, %v: tensor<32x32xf16, #b>, %p: tensor<64x32x!tt.ptr<f32>, #blocked>) {
+    %zero = arith.constant dense<0.0> : tensor<64x32xf32, #mma>
+    %s = tt.dot %q, %k, %zero : tensor<64x16xf16, #a> * tensor<16x32xf16, #b> -> tensor<64x32xf32, #mma>
+    %sb = tpxgpu.convert_layout %s : tensor<64x32xf32, #mma> -> tensor<64x32xf32, #blocked>
+    %m = "tt.reduce"(%sb) <{axis = 1 : i32}> ({
+    ^bb0(%x: f32, %y: f32):
+      %mx = arith.maxnumf %x, %y : f32
+      tt.reduce.return %mx : f32
+    }) : (tensor<64x32xf32, #blocked>) -> tensor<64xf32, #tpxgpu.slice<{dim = 1, parent = #blocked}>>
+    %me = tt.expand_dims %m {axis = 1 : i32} : tensor<64xf32, #tpxgpu.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xf32, #blocked>
+    %mb = tt.broadcast %me : tensor<64x1xf32, #blocked> -> tensor<64x32xf32, #blocked>
+    %d = arith.subf %sb, %mb : tensor<64x32xf32, #blocked>
+    %e = math.exp %d : tensor<64x32xf32, #blocked>
+    %h = arith.truncf %e : tensor<64x32xf32, #blocked> to tensor<64x32xf16, #blocked>
+    %ha = tpxgpu.convert_layout %h : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #a>
+    %o = tt.dot %ha, %v, %zero : tensor<64x32xf16, #a> * tensor<32x32xf16, #b> -> tensor<64x32xf32, #mma>
+    %ob = tpxgpu.convert_layout %o : tensor<64x32xf32, #mma> -> tensor<64x32xf32, #blocked>
+    tt.store %p, %ob : tensor<64x32x!tt.ptr<f32>, #blocked>
     tt.return
   }
 }
