@@ -64,4 +64,21 @@ def TPXGPUPrefetchLoads : Pass<"tpxgpu-prefetch-loads", "::mlir::ModuleOp"> {
   ];
 }
 
+def TPXGPULowerTensorDescriptors
+    : Pass<"tpxgpu-lower-tensor-descriptors", "::mlir::ModuleOp"> {
+  let summary = "Rewrite in-kernel tensor descriptors as pointer tensors";
+  let description = [{
+    A `tt.descriptor_load` / `tt.descriptor_store` through a descriptor
+    that `tt.make_tensor_descriptor` builds in the kernel becomes the
+    equivalent masked `tt.load` / `tt.store` of a pointer tensor:
+    base + sum over d of (index[d] + range(block[d])) * stride[d], masked to
+    0 <= index < shape in every dimension, padding with zero (or NaN for
+    `padding = nan`). The layout passes and the SIMT code generator then
+    treat it like any other access (vectorized along a unit stride). A
+    descriptor that arrives another way (a kernel argument, a loop-carried
+    value) is left for the one-thread path. Hopper's TMA engine is not used
+    yet.
+  }];
+}
+
 #endif // TPX_CONVERSION_TTTOTPXGPU_PASSES_TD

@@ -1,0 +1,57 @@
+// RUN: tpx-opt %s -split-input-file --tpxgpu-lower-tensor-descriptors --canonicalize -mlir-print-debuginfo=false | FileCheck %s
+
+// A descriptor made in the kernel: its block load and store become masked
+// pointer-tensor accesses, padded with zero.
+// CHECK-LABEL: tt.func public @copy_block
+// CHECK-NOT: tt.make_tensor_descriptor
+// CHECK-NOT: tt.descriptor_
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<16x32xf32>
+// CHECK: tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+// CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<16xi32>
+// CHECK: arith.cmpi sge, %{{.*}}, %{{.*}} : tensor<16xi32>
+// CHECK: tt.expand_dims %{{.*}} {axis = 1 : i32} : tensor<16xi64> -> tensor<16x1xi64>
+// CHECK: tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+// CHECK: tt.expand_dims %{{.*}} {axis = 0 : i32} : tensor<32xi64> -> tensor<1x32xi64>
+// CHECK: %[[PTRS:.*]] = tt.addptr %{{.*}}, %{{.*}} : tensor<16x32x!tt.ptr<f32>>, tensor<16x32xi64>
+// CHECK: %[[V:.*]] = tt.load %[[PTRS]], %[[MASK:.*]], %[[ZERO]] : tensor<16x32x!tt.ptr<f32>>
+// CHECK: tt.store %{{.*}}, %[[V]], %{{.*}} : tensor<16x32x!tt.ptr<f32>>
+module {
+  tt.func public @copy_block(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>, %m: i32, %n: i32, %i: i32, %j: i32) {
+    %n64 = arith.extsi %n : i32 to i64
+    %one = arith.constant 1 : i64
+    %d = tt.make_tensor_descriptor %in, [%m, %n], [%n64, %one] : !tt.ptr<f32>, !tt.tensordesc<tensor<16x32xf32>>
+    %v = tt.descriptor_load %d[%i, %j] : !tt.tensordesc<tensor<16x32xf32>> -> tensor<16x32xf32>
+    %e = tt.make_tensor_descriptor %out, [%m, %n], [%n64, %one] : !tt.ptr<f32>, !tt.tensordesc<tensor<16x32xf32>>
+    tt.descriptor_store %e[%i, %j], %v : !tt.tensordesc<tensor<16x32xf32>>, tensor<16x32xf32>
+    tt.return
+  }
+}
+
+// -----
+
+// padding = nan pads with NaN; a descriptor argument of the kernel stays
+// (the one-thread path lowers it).
+// CHECK-LABEL: tt.func public @nan_pad
+// CHECK: arith.constant dense<0x7FC00000> : tensor<8xf32>
+// CHECK-LABEL: tt.func public @from_argument
+// CHECK: tt.descriptor_load
+module {
+  tt.func public @nan_pad(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>, %m: i32, %i: i32) {
+    %one = arith.constant 1 : i64
+    %d = tt.make_tensor_descriptor %in, [%m], [%one] {padding = 2 : i32} : !tt.ptr<f32>, !tt.tensordesc<tensor<8xf32>>
+    %v = tt.descriptor_load %d[%i] : !tt.tensordesc<tensor<8xf32>> -> tensor<8xf32>
+    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %p = tt.splat %out : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+    %q = tt.addptr %p, %r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+    tt.store %q, %v : tensor<8x!tt.ptr<f32>>
+    tt.return
+  }
+  tt.func public @from_argument(%d: !tt.tensordesc<tensor<8xf32>>, %out: !tt.ptr<f32>, %i: i32) {
+    %v = tt.descriptor_load %d[%i] : !tt.tensordesc<tensor<8xf32>> -> tensor<8xf32>
+    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %p = tt.splat %out : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+    %q = tt.addptr %p, %r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+    tt.store %q, %v : tensor<8x!tt.ptr<f32>>
+    tt.return
+  }
+}
