@@ -2,7 +2,6 @@
 #include "tpx/Compiler/Artifact.h"
 #include "tpx/Plugin/PluginLoader.h"
 
-
 using namespace tpx;
 
 static llvm::Error makeError(const llvm::Twine &message) {
@@ -10,16 +9,17 @@ static llvm::Error makeError(const llvm::Twine &message) {
 }
 
 llvm::json::Value Artifact::metadataToJSON() const {
-  return llvm::json::Object{{"target", target},
-                            {"signature", signature.toJSON()},
-                            {"num_warps", numWarps},
-                            {"num_stages", numStages},
-                            {"shared_memory", sharedMemory},
-                            {"block_threads", blockThreads},
-                            {"entry_point", entryPoint},
-                            {"binary_sha256", sha256Hex(binary)},
-                            {"binary_bytes", static_cast<int64_t>(binary.size())},
-                            {"cache_key", cacheKey}};
+  return llvm::json::Object{
+      {"target", target},
+      {"signature", signature.toJSON()},
+      {"num_warps", numWarps},
+      {"num_stages", numStages},
+      {"shared_memory", sharedMemory},
+      {"block_threads", blockThreads},
+      {"entry_point", entryPoint},
+      {"binary_sha256", sha256Hex(binary)},
+      {"binary_bytes", static_cast<int64_t>(binary.size())},
+      {"cache_key", cacheKey}};
 }
 
 llvm::Expected<Artifact> Artifact::fromParts(llvm::StringRef metadataJSON,

@@ -5,9 +5,9 @@
 #include "tpx/Conversion/TTToCPU/TTToCPU.h"
 #include "tpx/Pipeline/PipelineExtension.h"
 #include "tpx/Pipeline/PipelineRunner.h"
-#include "tpx/Plugin/PluginLoader.h"
 #include "tpx/Pipeline/TargetPipelines.h"
 #include "tpx/Plugin/PluginCacheKey.h"
+#include "tpx/Plugin/PluginLoader.h"
 #include "tpx/Target/CPU/CPUTarget.h"
 #include "tpx/Target/NVIDIA/NVIDIATarget.h"
 
@@ -27,8 +27,8 @@ llvm::Error tpx::enableBoundsCheck(Pipeline &pipeline) {
       continue;
     PassEntry &entry = stage.passes[index];
     if (entry.options.find("bounds-check") == std::string::npos)
-      entry.options += (entry.options.empty() ? "" : " ") +
-                       std::string("bounds-check=true");
+      entry.options +=
+          (entry.options.empty() ? "" : " ") + std::string("bounds-check=true");
     return llvm::Error::success();
   }
   return makeError("bounds checking needs the convert-tt-to-cpu pass, which "
@@ -45,8 +45,8 @@ static void setPassOption(Pipeline &pipeline, llvm::StringRef pass,
       continue;
     PassEntry &entry = stage.passes[index];
     if (entry.options.find(option.str()) == std::string::npos)
-      entry.options += (entry.options.empty() ? "" : " ") + option.str() +
-                       "=" + std::to_string(value);
+      entry.options += (entry.options.empty() ? "" : " ") + option.str() + "=" +
+                       std::to_string(value);
   }
 }
 
@@ -59,8 +59,8 @@ static void applyLaunchOptions(Pipeline &pipeline,
                 options.numStages);
 }
 
-llvm::Expected<Pipeline> tpx::getCompilePipeline(mlir::ModuleOp module,
-                                                 const CompileOptions &options) {
+llvm::Expected<Pipeline>
+tpx::getCompilePipeline(mlir::ModuleOp module, const CompileOptions &options) {
   // An explicit pipeline runs as given (no selection on top of it); bounds
   // checking still applies to it.
   llvm::Expected<Pipeline> pipeline =
@@ -146,16 +146,16 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
   artifact.numWarps = options.numWarps;
   artifact.numStages = options.numStages;
   // The GPU lowering records the launch shape it generated code for.
-  if (auto threads = (*module)->getAttrOfType<mlir::IntegerAttr>(
-          kBlockThreadsAttr))
+  if (auto threads =
+          (*module)->getAttrOfType<mlir::IntegerAttr>(kBlockThreadsAttr))
     artifact.blockThreads = static_cast<unsigned>(threads.getInt());
-  if (auto shared = (*module)->getAttrOfType<mlir::IntegerAttr>(
-          kSharedBytesAttr))
+  if (auto shared =
+          (*module)->getAttrOfType<mlir::IntegerAttr>(kSharedBytesAttr))
     artifact.sharedMemory = static_cast<unsigned>(shared.getInt());
   artifact.binary = std::move(output->output);
-  artifact.entryPoint = *family == "cpu"
-                            ? getCPUEntryPointName(artifact.signature.kernelName)
-                            : artifact.signature.kernelName;
+  artifact.entryPoint =
+      *family == "cpu" ? getCPUEntryPointName(artifact.signature.kernelName)
+                       : artifact.signature.kernelName;
   if (cacheable) {
     artifact.cacheKey = key;
     // A cache that cannot be written only costs the next compile time.

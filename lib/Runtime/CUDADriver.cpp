@@ -149,25 +149,25 @@ llvm::Expected<CUcontext> tpx::cuda::getContext(const DriverAPI &driver) {
             driver.check(driver.cuDeviceGet(&device, ordinal), "cuDeviceGet"))
       return std::move(error);
     CUcontext primary;
-    if (auto error = driver.check(
-            driver.cuDevicePrimaryCtxRetain(&primary, device),
-            "cuDevicePrimaryCtxRetain"))
+    if (auto error =
+            driver.check(driver.cuDevicePrimaryCtxRetain(&primary, device),
+                         "cuDevicePrimaryCtxRetain"))
       return std::move(error);
-    if (auto error = driver.check(driver.cuCtxSetCurrent(primary),
-                                  "cuCtxSetCurrent"))
+    if (auto error =
+            driver.check(driver.cuCtxSetCurrent(primary), "cuCtxSetCurrent"))
       return std::move(error);
     // Each program mallocs its tensor buffers on the device; the default
     // 8 MiB heap runs out with a few thousand resident programs.
     size_t heap = getEnvOr("TPX_CUDA_HEAP_MB", 4096) << 20;
     size_t current = 0;
-    if (auto error = driver.check(
-            driver.cuCtxGetLimit(&current, kLimitMallocHeapSize),
-            "cuCtxGetLimit(CU_LIMIT_MALLOC_HEAP_SIZE)"))
+    if (auto error =
+            driver.check(driver.cuCtxGetLimit(&current, kLimitMallocHeapSize),
+                         "cuCtxGetLimit(CU_LIMIT_MALLOC_HEAP_SIZE)"))
       return std::move(error);
     if (current < heap)
-      if (auto error = driver.check(
-              driver.cuCtxSetLimit(kLimitMallocHeapSize, heap),
-              "cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE)"))
+      if (auto error =
+              driver.check(driver.cuCtxSetLimit(kLimitMallocHeapSize, heap),
+                           "cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE)"))
         return std::move(error);
     context = primary;
     return context;

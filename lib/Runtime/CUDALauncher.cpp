@@ -34,10 +34,10 @@ static llvm::Expected<CUfunction> getFunction(const DriverAPI &driver,
     }
   }
   CUfunction function;
-  if (auto error = driver.check(
-          driver.cuModuleGetFunction(&function, module,
-                                     artifact.entryPoint.c_str()),
-          "cuModuleGetFunction('" + artifact.entryPoint + "')"))
+  if (auto error =
+          driver.check(driver.cuModuleGetFunction(&function, module,
+                                                  artifact.entryPoint.c_str()),
+                       "cuModuleGetFunction('" + artifact.entryPoint + "')"))
     return std::move(error);
   return function;
 }
@@ -92,16 +92,15 @@ llvm::Error tpx::launchOnCUDA(const Artifact &artifact,
     }
     if (arg.bytes == 0)
       continue; // a null device pointer: the kernel may not touch it
-    std::string what = llvm::formatv("argument {0} '{1}' ({2} bytes)", i,
-                                     artifact.signature.args[i].name,
-                                     arg.bytes);
+    std::string what =
+        llvm::formatv("argument {0} '{1}' ({2} bytes)", i,
+                      artifact.signature.args[i].name, arg.bytes);
     if (auto error = api.check(api.cuMemAlloc(&buffers.pointers[i], arg.bytes),
                                "cuMemAlloc for " + what))
       return error;
-    if (auto error =
-            api.check(api.cuMemcpyHtoD(buffers.pointers[i], arg.data,
-                                       arg.bytes),
-                      "cuMemcpyHtoD for " + what))
+    if (auto error = api.check(
+            api.cuMemcpyHtoD(buffers.pointers[i], arg.data, arg.bytes),
+            "cuMemcpyHtoD for " + what))
       return error;
     slots[i] = buffers.pointers[i];
   }
@@ -115,23 +114,22 @@ llvm::Error tpx::launchOnCUDA(const Artifact &artifact,
       artifact.entryPoint, grid[0], grid[1], grid[2], threads,
       artifact.sharedMemory);
   if (artifact.sharedMemory > 0)
-    if (auto error = api.check(
-            api.cuFuncSetAttribute(*function,
-                                   kFuncAttributeMaxDynamicSharedBytes,
-                                   static_cast<int>(artifact.sharedMemory)),
-            "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
-                std::to_string(artifact.sharedMemory) + ")"))
+    if (auto error =
+            api.check(api.cuFuncSetAttribute(
+                          *function, kFuncAttributeMaxDynamicSharedBytes,
+                          static_cast<int>(artifact.sharedMemory)),
+                      "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
+                          std::to_string(artifact.sharedMemory) + ")"))
       return error;
   if (auto error = api.check(
           api.cuLaunchKernel(*function, grid[0], grid[1], grid[2], threads, 1,
-                             1,
-                             artifact.sharedMemory, /*stream=*/nullptr,
+                             1, artifact.sharedMemory, /*stream=*/nullptr,
                              params.data(), /*extra=*/nullptr),
           launch))
     return error;
   // Kernel faults (asserts, bad addresses, heap exhaustion) surface here.
-  if (auto error = api.check(api.cuCtxSynchronize(),
-                             "cuCtxSynchronize after " + launch))
+  if (auto error =
+          api.check(api.cuCtxSynchronize(), "cuCtxSynchronize after " + launch))
     return error;
   for (auto [i, arg] : llvm::enumerate(args)) {
     if (!buffers.pointers[i])

@@ -89,8 +89,7 @@ TEST_F(LinearLayoutTest, SliceDropsTheDimension) {
                        "order = [1, 0]}>";
   LinearLayout full = layout(parent, {16, 32});
   LinearLayout rows = layout(
-      (std::string("#tpxgpu.slice<{dim = 1, parent = ") + parent + "}>"),
-      {16});
+      (std::string("#tpxgpu.slice<{dim = 1, parent = ") + parent + "}>"), {16});
   // A thread holds row i of the slice exactly when it holds row i of the
   // parent: the thread parts agree after dropping dimension 1.
   auto dropColumn = [](ArrayRef<int64_t> c) { return Coordinate({c[0]}); };
@@ -122,12 +121,12 @@ TEST_F(LinearLayoutTest, MmaAccumulatorIsThePtxFragment) {
 // a6,a7 (g+8, 2t+8+..). B (16x8): b0,b1 (2t+{0,1}, g); b2,b3 (2t+8+.., g).
 TEST_F(LinearLayoutTest, MmaOperandsAreThePtxFragments) {
   std::string mma = kMma;
-  LinearLayout a = layout(
-      "#tpxgpu.dot_op<{opIdx = 0, parent = " + mma + ", kWidth = 2}>",
-      {32, 16});
-  LinearLayout b = layout(
-      "#tpxgpu.dot_op<{opIdx = 1, parent = " + mma + ", kWidth = 2}>",
-      {16, 16});
+  LinearLayout a =
+      layout("#tpxgpu.dot_op<{opIdx = 0, parent = " + mma + ", kWidth = 2}>",
+             {32, 16});
+  LinearLayout b =
+      layout("#tpxgpu.dot_op<{opIdx = 1, parent = " + mma + ", kWidth = 2}>",
+             {16, 16});
   for (unsigned lane = 0; lane < 32; ++lane) {
     int64_t g = lane / 4, t = lane % 4;
     for (unsigned r = 0; r < 8; ++r) {
@@ -169,10 +168,10 @@ TEST_F(LinearLayoutTest, RegisterMapsNeedMatchingThreads) {
 
 TEST_F(LinearLayoutTest, UnsupportedLayoutsSayWhy) {
   std::string why;
-  Attribute v3 = parseAttribute(
-      "#tpxgpu.nvidia_mma<{version = 3, warpsPerCTA = [4, 1], "
-      "instrShape = [16, 64, 16]}>",
-      &context);
+  Attribute v3 =
+      parseAttribute("#tpxgpu.nvidia_mma<{version = 3, warpsPerCTA = [4, 1], "
+                     "instrShape = [16, 64, 16]}>",
+                     &context);
   ASSERT_TRUE(v3);
   EXPECT_FALSE(toLinearLayout(v3, {64, 64}, &why).has_value());
   EXPECT_NE(why.find("version-2"), std::string::npos) << why;

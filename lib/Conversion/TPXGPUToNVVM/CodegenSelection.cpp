@@ -64,8 +64,8 @@ static std::string checkType(Type type) {
 
 /// Why `op` keeps a kernel off the SIMT path; empty if it does not.
 static std::string checkOp(Operation *op) {
-  for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
-                                            op->getResultTypes()))
+  for (Type type :
+       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
     if (std::string why = checkType(type); !why.empty())
       return why;
   if (isa<arith::ArithDialect, math::MathDialect, scf::SCFDialect,
@@ -73,12 +73,12 @@ static std::string checkOp(Operation *op) {
     return "";
   if (auto dot = dyn_cast<tt::DotOp>(op); dot && dot.getType().getRank() != 2)
     return "batched (3-D) dots";
-  if (isa<tt::FuncOp, tt::ReturnOp, tt::CallOp, tt::GetProgramIdOp, tt::GetNumProgramsOp,
-          tt::MakeRangeOp, tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp,
-          tt::ReshapeOp, tt::TransOp, tt::IntToPtrOp, tt::PtrToIntOp,
-          tt::BitcastOp, tt::AddPtrOp, tt::LoadOp, tt::StoreOp, tt::DotOp,
-          tt::ReduceOp, tt::ReduceReturnOp, tt::ScanOp, tt::ScanReturnOp,
-          tt::AtomicCASOp>(op))
+  if (isa<tt::FuncOp, tt::ReturnOp, tt::CallOp, tt::GetProgramIdOp,
+          tt::GetNumProgramsOp, tt::MakeRangeOp, tt::SplatOp, tt::BroadcastOp,
+          tt::ExpandDimsOp, tt::ReshapeOp, tt::TransOp, tt::IntToPtrOp,
+          tt::PtrToIntOp, tt::BitcastOp, tt::AddPtrOp, tt::LoadOp, tt::StoreOp,
+          tt::DotOp, tt::ReduceOp, tt::ReduceReturnOp, tt::ScanOp,
+          tt::ScanReturnOp, tt::AtomicCASOp>(op))
     return "";
   if (auto rmw = dyn_cast<tt::AtomicRMWOp>(op)) {
     Type element = getElementTypeOrSelf(rmw.getType());

@@ -82,15 +82,15 @@ struct ElementwiseArithLowering : public ConversionPattern {
       return failure();
     Type elementType =
         getScalarType(*getTypeConverter(), op->getResult(0).getType());
-    return replacePerRegister(
-        op, operands, *getTypeConverter(), rewriter,
-        [&](unsigned, ArrayRef<Value> args) {
-          OperationState state(op->getLoc(), op->getName());
-          state.addOperands(args);
-          state.addTypes(elementType);
-          state.addAttributes(op->getAttrs());
-          return rewriter.create(state)->getResult(0);
-        });
+    return replacePerRegister(op, operands, *getTypeConverter(), rewriter,
+                              [&](unsigned, ArrayRef<Value> args) {
+                                OperationState state(op->getLoc(),
+                                                     op->getName());
+                                state.addOperands(args);
+                                state.addTypes(elementType);
+                                state.addAttributes(op->getAttrs());
+                                return rewriter.create(state)->getResult(0);
+                              });
   }
 };
 
@@ -190,8 +190,7 @@ struct CastLowering : public OpConversionPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Type resultType =
-        getScalarType(*this->getTypeConverter(), op.getType());
+    Type resultType = getScalarType(*this->getTypeConverter(), op.getType());
     return replacePerRegister(
         op, adaptor.getOperands(), *this->getTypeConverter(), rewriter,
         [&](unsigned, ArrayRef<Value> args) -> Value {
@@ -207,14 +206,14 @@ struct BitcastLowering : public OpConversionPattern<tt::BitcastOp> {
   matchAndRewrite(tt::BitcastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type resultType = getScalarType(*getTypeConverter(), op.getType());
-    return replacePerRegister(
-        op, adaptor.getOperands(), *getTypeConverter(), rewriter,
-        [&](unsigned, ArrayRef<Value> args) -> Value {
-          if (args[0].getType() == resultType)
-            return args[0];
-          return LLVM::BitcastOp::create(rewriter, op.getLoc(), resultType,
-                                         args[0]);
-        });
+    return replacePerRegister(op, adaptor.getOperands(), *getTypeConverter(),
+                              rewriter,
+                              [&](unsigned, ArrayRef<Value> args) -> Value {
+                                if (args[0].getType() == resultType)
+                                  return args[0];
+                                return LLVM::BitcastOp::create(
+                                    rewriter, op.getLoc(), resultType, args[0]);
+                              });
   }
 };
 
@@ -224,9 +223,8 @@ void gpu_lowering::populateElementwisePatterns(TensorTypeConverter &converter,
                                                RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<ElementwiseArithLowering>(converter, context);
-  patterns.add<ConstantLowering, SplatLowering, MakeRangeLowering,
-               AddPtrLowering, BitcastLowering,
-               CastLowering<tt::IntToPtrOp, LLVM::IntToPtrOp>,
-               CastLowering<tt::PtrToIntOp, LLVM::PtrToIntOp>>(converter,
-                                                               context);
+  patterns
+      .add<ConstantLowering, SplatLowering, MakeRangeLowering, AddPtrLowering,
+           BitcastLowering, CastLowering<tt::IntToPtrOp, LLVM::IntToPtrOp>,
+           CastLowering<tt::PtrToIntOp, LLVM::PtrToIntOp>>(converter, context);
 }

@@ -52,13 +52,13 @@ struct FuncOpLowering : public OpConversionPattern<tt::FuncOp> {
     if (op.isPublic()) {
       if (type.getNumResults() != 0)
         return op.emitError("a kernel (public function) must return nothing");
-      unsigned threads = tpxgpu::getModuleNumWarps(op) *
-                         tpxgpu::getModuleThreadsPerWarp(op);
+      unsigned threads =
+          tpxgpu::getModuleNumWarps(op) * tpxgpu::getModuleThreadsPerWarp(op);
       func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                     rewriter.getUnitAttr());
-      func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
-                    rewriter.getDenseI32ArrayAttr(
-                        {static_cast<int32_t>(threads), 1, 1}));
+      func->setAttr(
+          NVVM::NVVMDialect::getReqntidAttrName(),
+          rewriter.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
     } else {
       func.setLinkage(LLVM::Linkage::Internal);
       if (op->hasAttr("noinline"))
@@ -92,8 +92,8 @@ struct CallOpLowering : public OpConversionPattern<tt::CallOp> {
   matchAndRewrite(tt::CallOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     SmallVector<Type> resultTypes;
-    if (failed(getTypeConverter()->convertTypes(op.getResultTypes(),
-                                                resultTypes)))
+    if (failed(
+            getTypeConverter()->convertTypes(op.getResultTypes(), resultTypes)))
       return rewriter.notifyMatchFailure(op, "unsupported result type");
     auto call = LLVM::CallOp::create(rewriter, op.getLoc(), resultTypes,
                                      op.getCallee(), adaptor.getOperands());

@@ -100,10 +100,9 @@ ThreadIds gpu_lowering::getThreadIds(OpBuilder &b, Location loc) {
           LLVM::LShrOp::create(b, loc, tid, i32Constant(b, loc, 5))};
 }
 
-SmallVector<Value>
-gpu_lowering::getThreadCoordinate(OpBuilder &b, Location loc,
-                                  const LinearLayout &layout,
-                                  const ThreadIds &ids) {
+SmallVector<Value> gpu_lowering::getThreadCoordinate(OpBuilder &b, Location loc,
+                                                     const LinearLayout &layout,
+                                                     const ThreadIds &ids) {
   SmallVector<Value> coordinate;
   for (unsigned d = 0; d < layout.getRank(); ++d) {
     Value acc = i32Constant(b, loc, 0);
@@ -133,10 +132,10 @@ gpu_lowering::getElementCoordinate(OpBuilder &b, Location loc,
   Coordinate part = layout.getContribution(LinearLayout::Register, reg);
   SmallVector<Value> coordinate;
   for (auto [value, thread] : llvm::zip_equal(part, threadCoordinate))
-    coordinate.push_back(value == 0 ? thread
-                                    : LLVM::XOrOp::create(
-                                          b, loc, thread,
-                                          i32Constant(b, loc, value)));
+    coordinate.push_back(
+        value == 0
+            ? thread
+            : LLVM::XOrOp::create(b, loc, thread, i32Constant(b, loc, value)));
   return coordinate;
 }
 
@@ -152,8 +151,7 @@ Value gpu_lowering::getUniqueOwnerPredicate(OpBuilder &b, Location loc,
     Value bits = LLVM::AndOp::create(b, loc, id, i32Constant(b, loc, mask));
     Value zero = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, bits,
                                       i32Constant(b, loc, 0));
-    predicate =
-        predicate ? LLVM::AndOp::create(b, loc, predicate, zero) : zero;
+    predicate = predicate ? LLVM::AndOp::create(b, loc, predicate, zero) : zero;
   }
   return predicate;
 }
@@ -172,7 +170,8 @@ Value gpu_lowering::getSharedMemoryBase(OpBuilder &b, Location loc,
                     b.getI64IntegerAttr(static_cast<int64_t>(bytes)));
   // The global itself is created by the pass before the conversion starts
   // (patterns may not add ops outside the op they rewrite).
-  auto pointer = LLVM::LLVMPointerType::get(b.getContext(), kSharedAddressSpace);
+  auto pointer =
+      LLVM::LLVMPointerType::get(b.getContext(), kSharedAddressSpace);
   return LLVM::AddressOfOp::create(b, loc, pointer, kSharedMemorySymbol);
 }
 
@@ -196,7 +195,8 @@ static SmallVector<Value> toWords(OpBuilder &b, Location loc, Value value) {
     return {value};
   Value low = LLVM::TruncOp::create(b, loc, i32, value);
   Value high = LLVM::TruncOp::create(
-      b, loc, i32, LLVM::LShrOp::create(b, loc, value, i64Constant(b, loc, 32)));
+      b, loc, i32,
+      LLVM::LShrOp::create(b, loc, value, i64Constant(b, loc, 32)));
   return {low, high};
 }
 
@@ -236,8 +236,8 @@ static Value shuffle(OpBuilder &b, Location loc, Value value, Value offset,
 
 Value gpu_lowering::shuffleXor(OpBuilder &b, Location loc, Value value,
                                unsigned mask) {
-  return shuffle(b, loc, value, i32Constant(b, loc, mask),
-                 NVVM::ShflKind::bfly, 0x1f);
+  return shuffle(b, loc, value, i32Constant(b, loc, mask), NVVM::ShflKind::bfly,
+                 0x1f);
 }
 
 Value gpu_lowering::shuffleUp(OpBuilder &b, Location loc, Value value,
@@ -282,8 +282,7 @@ static Type getStorageType(OpBuilder &b, Type type) {
   return type;
 }
 
-static Value toStorage(OpBuilder &b, Location loc, Value value,
-                       Type storage) {
+static Value toStorage(OpBuilder &b, Location loc, Value value, Type storage) {
   if (isa<LLVM::LLVMPointerType>(value.getType()))
     return LLVM::PtrToIntOp::create(b, loc, storage, value);
   if (value.getType().isInteger(1))
@@ -309,8 +308,8 @@ SmallVector<Value> gpu_lowering::exchangeThroughSharedMemory(
   int64_t elements = 1;
   for (int64_t size : storageShape)
     elements *= size;
-  Value base = getSharedMemoryBase(
-      b, loc, user, elements * getSharedElementBytes(storage));
+  Value base = getSharedMemoryBase(b, loc, user,
+                                   elements * getSharedElementBytes(storage));
   auto address = [&](Value index) {
     return LLVM::GEPOp::create(b, loc, base.getType(), storage, base,
                                ArrayRef<LLVM::GEPArg>{index});
@@ -366,10 +365,9 @@ static unsigned getVectorWidth(const LinearLayout &layout, unsigned bytes) {
       return (b[last] & ((int64_t(1) << bits) - 1)) == 0;
     });
   };
-  while (bits > 0 &&
-         !(keepsLowBits(regs.drop_front(bits)) &&
-           keepsLowBits(layout.getBases(LinearLayout::Lane)) &&
-           keepsLowBits(layout.getBases(LinearLayout::Warp))))
+  while (bits > 0 && !(keepsLowBits(regs.drop_front(bits)) &&
+                       keepsLowBits(layout.getBases(LinearLayout::Lane)) &&
+                       keepsLowBits(layout.getBases(LinearLayout::Warp))))
     --bits;
   return 1u << bits;
 }
@@ -464,9 +462,9 @@ static SharedTile storeToShared(OpBuilder &b, Location loc, Operation *user,
   for (unsigned reg = 0, e = from.getNumRegisters(); reg < e; reg += width) {
     if (!isCanonicalRegister(from, reg))
       continue;
-    Value index = getPaddedOffset(
-        b, loc, getElementCoordinate(b, loc, from, reg, thread), tile.shape,
-        tile.rowPad);
+    Value index =
+        getPaddedOffset(b, loc, getElementCoordinate(b, loc, from, reg, thread),
+                        tile.shape, tile.rowPad);
     Value data = LLVM::UndefOp::create(b, loc, vector);
     for (unsigned i = 0; i < width; ++i)
       data = LLVM::InsertElementOp::create(
@@ -490,12 +488,11 @@ static SmallVector<Value> loadFromShared(OpBuilder &b, Location loc,
   SmallVector<Value> thread = getThreadCoordinate(b, loc, to, ids);
   SmallVector<Value> result;
   for (unsigned reg = 0, e = to.getNumRegisters(); reg < e; reg += width) {
-    Value index = getPaddedOffset(
-        b, loc, getElementCoordinate(b, loc, to, reg, thread), tile.shape,
-        tile.rowPad);
-    Value data = LLVM::LoadOp::create(b, loc, vector,
-                                      tile.address(b, loc, index),
-                                      width * tile.bytes);
+    Value index =
+        getPaddedOffset(b, loc, getElementCoordinate(b, loc, to, reg, thread),
+                        tile.shape, tile.rowPad);
+    Value data = LLVM::LoadOp::create(
+        b, loc, vector, tile.address(b, loc, index), width * tile.bytes);
     for (unsigned i = 0; i < width; ++i)
       result.push_back(fromStorage(
           b, loc,
@@ -516,8 +513,7 @@ static SmallVector<Value> loadFromShared(OpBuilder &b, Location loc,
 static SmallVector<Value> loadMmaOperand(OpBuilder &b, Location loc,
                                          const SharedTile &tile,
                                          const LinearLayout &to, Type type,
-                                         unsigned opIdx,
-                                         const ThreadIds &ids) {
+                                         unsigned opIdx, const ThreadIds &ids) {
   unsigned fragmentRegs = opIdx == 0 ? 8 : 4;
   unsigned numFragments = to.getNumRegisters() / fragmentRegs;
   // Where each fragment starts for this warp: lane 0's element of its
@@ -535,8 +531,8 @@ static SmallVector<Value> loadMmaOperand(OpBuilder &b, Location loc,
   // columns of K, for B it picks the second fragment.
   Value rowStep =
       LLVM::MulOp::create(b, loc, bit(matrix, 0), i32Constant(b, loc, 8));
-  Value colStep = LLVM::MulOp::create(b, loc, bit(matrix, 1),
-                                      i32Constant(b, loc, 8));
+  Value colStep =
+      LLVM::MulOp::create(b, loc, bit(matrix, 1), i32Constant(b, loc, 8));
   Value secondFragment = LLVM::ICmpOp::create(
       b, loc, LLVM::ICmpPredicate::ne, bit(matrix, 1), i32Constant(b, loc, 0));
   Type i32 = b.getI32Type();
@@ -549,8 +545,8 @@ static SmallVector<Value> loadMmaOperand(OpBuilder &b, Location loc,
                                              tile.address(b, loc, index));
     SmallVector<Type> fields(matrices, i32);
     std::string asmText =
-        std::string("ldmatrix.sync.aligned.m8n8.x") +
-        std::to_string(matrices) + (trans ? ".trans" : "") + ".shared.b16 " +
+        std::string("ldmatrix.sync.aligned.m8n8.x") + std::to_string(matrices) +
+        (trans ? ".trans" : "") + ".shared.b16 " +
         (matrices == 4 ? "{$0, $1, $2, $3}, [$4];" : "{$0, $1}, [$2];");
     std::string constraints = matrices == 4 ? "=r,=r,=r,=r,l" : "=r,=r,l";
     Value loaded = inlinePtx(
@@ -583,10 +579,10 @@ static SmallVector<Value> loadMmaOperand(OpBuilder &b, Location loc,
     }
     SmallVector<Value> next =
         getElementCoordinate(b, loc, to, (f + 1) * fragmentRegs, origin);
-    Value row = LLVM::SelectOp::create(b, loc, secondFragment, next[0],
-                                       start[0]);
-    Value col = LLVM::SelectOp::create(b, loc, secondFragment, next[1],
-                                       start[1]);
+    Value row =
+        LLVM::SelectOp::create(b, loc, secondFragment, next[0], start[0]);
+    Value col =
+        LLVM::SelectOp::create(b, loc, secondFragment, next[1], start[1]);
     load(LLVM::AddOp::create(b, loc, row, kRow), col, 4, true);
     f += 2;
   }
@@ -595,12 +591,10 @@ static SmallVector<Value> loadMmaOperand(OpBuilder &b, Location loc,
 
 /// A layout conversion through shared memory with vector accesses where the
 /// layouts allow them.
-static SmallVector<Value>
-convertThroughSharedMemory(OpBuilder &b, Location loc, Operation *user,
-                           ValueRange values, const LinearLayout &from,
-                           const LinearLayout &to, Type elementType,
-                           std::optional<unsigned> mmaOperand,
-                           const SharedPlacement &placement) {
+static SmallVector<Value> convertThroughSharedMemory(
+    OpBuilder &b, Location loc, Operation *user, ValueRange values,
+    const LinearLayout &from, const LinearLayout &to, Type elementType,
+    std::optional<unsigned> mmaOperand, const SharedPlacement &placement) {
   Type type = convertElementType(elementType);
   ThreadIds ids = getThreadIds(b, loc);
   SharedTile tile =
@@ -610,14 +604,10 @@ convertThroughSharedMemory(OpBuilder &b, Location loc, Operation *user,
   return loadFromShared(b, loc, tile, to, type, ids);
 }
 
-SmallVector<Value> gpu_lowering::convertLayout(OpBuilder &b, Location loc,
-                                               Operation *user,
-                                               ValueRange values,
-                                               const LinearLayout &from,
-                                               const LinearLayout &to,
-                                               Type elementType,
-                                               std::optional<unsigned> mmaOperand,
-                                               const SharedPlacement &placement) {
+SmallVector<Value> gpu_lowering::convertLayout(
+    OpBuilder &b, Location loc, Operation *user, ValueRange values,
+    const LinearLayout &from, const LinearLayout &to, Type elementType,
+    std::optional<unsigned> mmaOperand, const SharedPlacement &placement) {
   if (from == to)
     return SmallVector<Value>(values);
   auto identity = [](ArrayRef<int64_t> c) { return Coordinate(c); };
@@ -628,8 +618,8 @@ SmallVector<Value> gpu_lowering::convertLayout(OpBuilder &b, Location loc,
       result.push_back(values[reg]);
     return result;
   }
-  return convertThroughSharedMemory(b, loc, user, values, from, to,
-                                    elementType, mmaOperand, placement);
+  return convertThroughSharedMemory(b, loc, user, values, from, to, elementType,
+                                    mmaOperand, placement);
 }
 
 Value gpu_lowering::inlinePtx(OpBuilder &b, Location loc, Type resultType,

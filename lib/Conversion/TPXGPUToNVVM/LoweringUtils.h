@@ -55,8 +55,8 @@ mlir::Type convertElementType(mlir::Type elementType);
 llvm::SmallVector<mlir::Value> unpack(mlir::OpBuilder &b, mlir::Location loc,
                                       mlir::Value lowered);
 /// The struct of `structType` holding `values` in order.
-mlir::Value pack(mlir::OpBuilder &b, mlir::Location loc,
-                 mlir::Type structType, mlir::ValueRange values);
+mlir::Value pack(mlir::OpBuilder &b, mlir::Location loc, mlir::Type structType,
+                 mlir::ValueRange values);
 
 /// Constants.
 mlir::Value i32Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
@@ -104,8 +104,8 @@ void emitBarrier(mlir::OpBuilder &b, mlir::Location loc);
 mlir::Value shuffleXor(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::Value value, unsigned mask);
 /// `value` of lane `lane - delta` (lanes below `delta` get their own).
-mlir::Value shuffleUp(mlir::OpBuilder &b, mlir::Location loc,
-                      mlir::Value value, unsigned delta);
+mlir::Value shuffleUp(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                      unsigned delta);
 /// `value` of lane `srcLane` (an i32 value).
 mlir::Value shuffleIndex(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value value, mlir::Value srcLane);

@@ -36,9 +36,10 @@ struct PtxRegister {
 
 static std::optional<PtxRegister> getPtxRegister(Type type) {
   MLIRContext *context = type.getContext();
-  unsigned bits = isa<LLVM::LLVMPointerType>(type)
-                      ? 64
-                      : (type.isIntOrFloat() ? type.getIntOrFloatBitWidth() : 0);
+  unsigned bits =
+      isa<LLVM::LLVMPointerType>(type)
+          ? 64
+          : (type.isIntOrFloat() ? type.getIntOrFloatBitWidth() : 0);
   if (bits == 1)
     bits = 8; // i1 is a byte in memory
   switch (bits) {
@@ -71,8 +72,8 @@ static Value toRegister(OpBuilder &b, Location loc, Value value,
 /// A bool in memory is a byte, and any non-zero byte is true (Triton's
 /// semantics for loads through !tt.ptr<i1>).
 static Value nonZero(OpBuilder &b, Location loc, Value integer) {
-  Value zero = LLVM::ConstantOp::create(
-      b, loc, integer.getType(), b.getIntegerAttr(integer.getType(), 0));
+  Value zero = LLVM::ConstantOp::create(b, loc, integer.getType(),
+                                        b.getIntegerAttr(integer.getType(), 0));
   return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, integer, zero);
 }
 
@@ -498,8 +499,8 @@ struct StoreLowering : public OpConversionPattern<tt::StoreOp> {
     SmallVector<Value> masks =
         unpackOptional(rewriter, loc, adaptor.getMask(), count);
     Value owner = getOwnerPredicate(rewriter, loc, valueType, layout);
-    std::string asmText = llvm::formatv("@$2 st.global.b{0} [ $0 ], $1;",
-                                        reg->memoryBits);
+    std::string asmText =
+        llvm::formatv("@$2 st.global.b{0} [ $0 ], $1;", reg->memoryBits);
     std::string constraints = llvm::formatv("l,{0},b", reg->constraint).str();
     unsigned width = layout ? getVectorWidth(op, *layout, reg->memoryBits / 8,
                                              static_cast<bool>(op.getMask()))
@@ -519,16 +520,16 @@ struct StoreLowering : public OpConversionPattern<tt::StoreOp> {
       if (!predicate) {
         Value value = values[r];
         if (element.isInteger(1))
-          value = LLVM::ZExtOp::create(rewriter, loc, rewriter.getI8Type(),
-                                       value);
+          value =
+              LLVM::ZExtOp::create(rewriter, loc, rewriter.getI8Type(), value);
         LLVM::StoreOp::create(rewriter, loc, value, pointers[r],
                               std::max(1u, reg->memoryBits / 8));
         continue;
       }
-      inlinePtx(rewriter, loc, Type(),
-                {pointers[r], toRegister(rewriter, loc, values[r], *reg),
-                 predicate},
-                asmText, constraints, /*sideEffects=*/true);
+      inlinePtx(
+          rewriter, loc, Type(),
+          {pointers[r], toRegister(rewriter, loc, values[r], *reg), predicate},
+          asmText, constraints, /*sideEffects=*/true);
     }
     rewriter.eraseOp(op);
     return success();
@@ -605,11 +606,12 @@ static std::string getAtomicSuffix(tt::RMWOp kind, Type element) {
 /// Atomics run once per element, in its owner thread. When several threads
 /// hold an element and the old value is used, the others would need it
 /// too; that case is rejected rather than returning garbage.
-static LogicalResult
-lowerAtomic(Operation *op, Value loweredPtr, ArrayRef<Value> loweredOperands,
-            Value loweredMask, StringRef operation, tt::MemSemantic sem,
-            tt::MemSyncScope scope, const TypeConverter &converter,
-            ConversionPatternRewriter &rewriter) {
+static LogicalResult lowerAtomic(Operation *op, Value loweredPtr,
+                                 ArrayRef<Value> loweredOperands,
+                                 Value loweredMask, StringRef operation,
+                                 tt::MemSemantic sem, tt::MemSyncScope scope,
+                                 const TypeConverter &converter,
+                                 ConversionPatternRewriter &rewriter) {
   Location loc = op->getLoc();
   Type resultType = op->getResult(0).getType();
   Type element = convertElementType(getElementTypeOrSelf(resultType));
@@ -636,9 +638,9 @@ lowerAtomic(Operation *op, Value loweredPtr, ArrayRef<Value> loweredOperands,
   Value owner = getOwnerPredicate(rewriter, loc, resultType, layout);
 
   // d, [address], operands..., predicate.
-  std::string asmText = llvm::formatv("@${0} atom.{1}.{2}.global.{3} $0, [ $1 ]",
-                                      operands.size() + 2, getSemantic(sem),
-                                      getScope(scope), operation);
+  std::string asmText = llvm::formatv(
+      "@${0} atom.{1}.{2}.global.{3} $0, [ $1 ]", operands.size() + 2,
+      getSemantic(sem), getScope(scope), operation);
   std::string constraints = llvm::formatv("={0},l", reg->constraint);
   for (unsigned i = 0; i < operands.size(); ++i) {
     asmText += llvm::formatv(", ${0}", i + 2);
@@ -672,8 +674,8 @@ lowerAtomic(Operation *op, Value loweredPtr, ArrayRef<Value> loweredOperands,
   } else if (resultUsed) {
     // Thread 0 did the atomic: hand its old value to every thread.
     Type storage = reg->registerType;
-    Value base = getSharedMemoryBase(rewriter, loc, op,
-                                     getSharedElementBytes(storage));
+    Value base =
+        getSharedMemoryBase(rewriter, loc, op, getSharedElementBytes(storage));
     emitBarrier(rewriter, loc);
     inlinePtx(rewriter, loc, Type(),
               {base, toRegister(rewriter, loc, result, *reg), owner},
@@ -715,8 +717,9 @@ struct AtomicCASLowering : public OpConversionPattern<tt::AtomicCASOp> {
     unsigned bits = isa<LLVM::LLVMPointerType>(element)
                         ? 64
                         : element.getIntOrFloatBitWidth();
-    return lowerAtomic(op, adaptor.getPtr(), {adaptor.getCmp(), adaptor.getVal()},
-                       Value(), "cas.b" + std::to_string(bits), op.getSem(),
+    return lowerAtomic(op, adaptor.getPtr(),
+                       {adaptor.getCmp(), adaptor.getVal()}, Value(),
+                       "cas.b" + std::to_string(bits), op.getSem(),
                        op.getScope(), *getTypeConverter(), rewriter);
   }
 };
@@ -725,6 +728,7 @@ struct AtomicCASLowering : public OpConversionPattern<tt::AtomicCASOp> {
 
 void gpu_lowering::populateMemoryPatterns(TensorTypeConverter &converter,
                                           RewritePatternSet &patterns) {
-  patterns.add<LoadLowering, StoreLowering, AtomicRMWLowering,
-               AtomicCASLowering>(converter, patterns.getContext());
+  patterns
+      .add<LoadLowering, StoreLowering, AtomicRMWLowering, AtomicCASLowering>(
+          converter, patterns.getContext());
 }

@@ -46,11 +46,11 @@ getShapeOperands(Operation *op, Value loweredSource,
 /// source register holding `toSource(coordinate)`, through shared memory
 /// (stored at `toStorage` of source coordinates, loaded at result
 /// coordinates) when no register renaming does it.
-static LogicalResult replaceShapeOp(
-    Operation *op, ShapeOperands &operands,
-    ConversionPatternRewriter &rewriter,
-    function_ref<Coordinate(ArrayRef<int64_t>)> toSource,
-    CoordinateMap sourceToStorage) {
+static LogicalResult
+replaceShapeOp(Operation *op, ShapeOperands &operands,
+               ConversionPatternRewriter &rewriter,
+               function_ref<Coordinate(ArrayRef<int64_t>)> toSource,
+               CoordinateMap sourceToStorage) {
   Location loc = op->getLoc();
   SmallVector<Value> result;
   if (std::optional<SmallVector<unsigned>> map =
@@ -72,8 +72,7 @@ static LogicalResult replaceShapeOp(
 /// opIdx when a conversion to `type` can read with ldmatrix: an mma.sync
 /// (version 2) operand of a 16-bit type.
 static std::optional<unsigned> getLdmatrixOperand(RankedTensorType type) {
-  auto operand =
-      dyn_cast<tpxgpu::DotOperandEncodingAttr>(type.getEncoding());
+  auto operand = dyn_cast<tpxgpu::DotOperandEncodingAttr>(type.getEncoding());
   if (!operand || type.getElementType().getIntOrFloatBitWidth() != 16)
     return std::nullopt;
   auto mma = dyn_cast<tpxgpu::NvidiaMmaEncodingAttr>(operand.getParent());
@@ -84,8 +83,7 @@ static std::optional<unsigned> getLdmatrixOperand(RankedTensorType type) {
 
 /// The region planLoopSharedMemory gave the conversion, if any; the parity
 /// is that of the enclosing loop's iteration, (iv - lb) / step mod 2.
-static SharedPlacement getPlacement(tpxgpu::ConvertLayoutOp op,
-                                    OpBuilder &b) {
+static SharedPlacement getPlacement(tpxgpu::ConvertLayoutOp op, OpBuilder &b) {
   SharedPlacement placement;
   auto offset = op->getAttrOfType<IntegerAttr>(kSharedOffsetAttr);
   auto stride = op->getAttrOfType<IntegerAttr>(kSharedParityStrideAttr);
@@ -126,16 +124,16 @@ struct ConvertLayoutLowering
   LogicalResult
   matchAndRewrite(tpxgpu::ConvertLayoutOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto ops = getShapeOperands(op, adaptor.getSrc(), *getTypeConverter(),
-                                rewriter);
+    auto ops =
+        getShapeOperands(op, adaptor.getSrc(), *getTypeConverter(), rewriter);
     if (!ops)
       return failure();
-    SmallVector<Value> result =
-        convertLayout(rewriter, op.getLoc(), op, ops->values, ops->from,
-                      ops->to, op.getType().getElementType(),
-                      getLdmatrixOperand(op.getType()),
-                      getPlacement(op, rewriter));
-    rewriter.replaceOp(op, pack(rewriter, op.getLoc(), ops->resultType, result));
+    SmallVector<Value> result = convertLayout(
+        rewriter, op.getLoc(), op, ops->values, ops->from, ops->to,
+        op.getType().getElementType(), getLdmatrixOperand(op.getType()),
+        getPlacement(op, rewriter));
+    rewriter.replaceOp(op,
+                       pack(rewriter, op.getLoc(), ops->resultType, result));
     return success();
   }
 };
@@ -146,8 +144,8 @@ struct ExpandDimsLowering : public OpConversionPattern<tt::ExpandDimsOp> {
   LogicalResult
   matchAndRewrite(tt::ExpandDimsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto ops = getShapeOperands(op, adaptor.getSrc(), *getTypeConverter(),
-                                rewriter);
+    auto ops =
+        getShapeOperands(op, adaptor.getSrc(), *getTypeConverter(), rewriter);
     if (!ops)
       return failure();
     unsigned axis = op.getAxis();
@@ -158,7 +156,8 @@ struct ExpandDimsLowering : public OpConversionPattern<tt::ExpandDimsOp> {
     };
     auto dropValues = [&](ArrayRef<Value> c) {
       SmallVector<Value> result(c);
-      result.insert(result.begin() + axis, i32Constant(rewriter, op.getLoc(), 0));
+      result.insert(result.begin() + axis,
+                    i32Constant(rewriter, op.getLoc(), 0));
       return result;
     };
     return replaceShapeOp(op, *ops, rewriter, drop, dropValues);
@@ -172,8 +171,8 @@ struct BroadcastLowering : public OpConversionPattern<tt::BroadcastOp> {
   LogicalResult
   matchAndRewrite(tt::BroadcastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto ops = getShapeOperands(op, adaptor.getSrc(), *getTypeConverter(),
-                                rewriter);
+    auto ops =
+        getShapeOperands(op, adaptor.getSrc(), *getTypeConverter(), rewriter);
     if (!ops)
       return failure();
     ArrayRef<int64_t> sourceShape = op.getSrc().getType().getShape();
@@ -208,7 +207,8 @@ struct BroadcastLowering : public OpConversionPattern<tt::BroadcastOp> {
     SmallVector<Value> result = exchangeThroughSharedMemory(
         rewriter, op.getLoc(), op, ops->values, ops->from, ops->to,
         op.getType().getElementType(), sourceShape, same, projectValues);
-    rewriter.replaceOp(op, pack(rewriter, op.getLoc(), ops->resultType, result));
+    rewriter.replaceOp(op,
+                       pack(rewriter, op.getLoc(), ops->resultType, result));
     return success();
   }
 };
@@ -219,8 +219,8 @@ struct TransLowering : public OpConversionPattern<tt::TransOp> {
   LogicalResult
   matchAndRewrite(tt::TransOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto ops = getShapeOperands(op, adaptor.getSrc(), *getTypeConverter(),
-                                rewriter);
+    auto ops =
+        getShapeOperands(op, adaptor.getSrc(), *getTypeConverter(), rewriter);
     if (!ops)
       return failure();
     ArrayRef<int32_t> order = op.getOrder();
@@ -247,8 +247,8 @@ struct ReshapeLowering : public OpConversionPattern<tt::ReshapeOp> {
   LogicalResult
   matchAndRewrite(tt::ReshapeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto ops = getShapeOperands(op, adaptor.getSrc(), *getTypeConverter(),
-                                rewriter);
+    auto ops =
+        getShapeOperands(op, adaptor.getSrc(), *getTypeConverter(), rewriter);
     if (!ops)
       return failure();
     Location loc = op.getLoc();
@@ -273,7 +273,7 @@ struct ReshapeLowering : public OpConversionPattern<tt::ReshapeOp> {
 
 void gpu_lowering::populateShapePatterns(TensorTypeConverter &converter,
                                          RewritePatternSet &patterns) {
-  patterns.add<BarrierLowering, ConvertLayoutLowering, ExpandDimsLowering, BroadcastLowering,
-               TransLowering, ReshapeLowering>(converter,
-                                               patterns.getContext());
+  patterns.add<BarrierLowering, ConvertLayoutLowering, ExpandDimsLowering,
+               BroadcastLowering, TransLowering, ReshapeLowering>(
+      converter, patterns.getContext());
 }

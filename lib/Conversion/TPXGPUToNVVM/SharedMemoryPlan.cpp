@@ -61,19 +61,18 @@ static bool mayUseSharedMemory(Operation *op) {
   if (auto reduce = dyn_cast<tt::ReduceOp>(op)) {
     auto source = cast<RankedTensorType>(reduce.getSrcs()[0].getType());
     auto result = dyn_cast<RankedTensorType>(reduce.getResult()[0].getType());
-    auto slice =
-        result ? dyn_cast<tpxgpu::SliceEncodingAttr>(result.getEncoding())
-               : nullptr;
+    auto slice = result
+                     ? dyn_cast<tpxgpu::SliceEncodingAttr>(result.getEncoding())
+                     : nullptr;
     if (!source.getEncoding() || !slice ||
         slice.getParent() != source.getEncoding())
       return true;
     auto layout =
         tpxgpu::toLinearLayout(source.getEncoding(), source.getShape());
-    return !layout ||
-           llvm::any_of(layout->getBases(LinearLayout::Warp),
-                        [&](const Coordinate &basis) {
-                          return basis[reduce.getAxis()] != 0;
-                        });
+    return !layout || llvm::any_of(layout->getBases(LinearLayout::Warp),
+                                   [&](const Coordinate &basis) {
+                                     return basis[reduce.getAxis()] != 0;
+                                   });
   }
   if (isa<tt::ScanOp, tt::TransOp, tt::ReshapeOp, tt::AtomicRMWOp,
           tt::AtomicCASOp, tt::CallOp>(op))
@@ -88,8 +87,8 @@ static bool mayUseSharedMemory(Operation *op) {
         source.erase(source.begin() + expand.getAxis());
         return source;
       }
-      auto shape = cast<RankedTensorType>(op->getOperand(0).getType())
-                       .getShape();
+      auto shape =
+          cast<RankedTensorType>(op->getOperand(0).getType()).getShape();
       for (auto [v, size] : llvm::zip_equal(source, shape))
         if (size == 1)
           v = 0;

@@ -50,10 +50,9 @@ static bool hasConvertibleTypes(Operation *op) {
 static LLVM::GlobalOp createSharedMemory(ModuleOp module) {
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
   auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
-  return LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false,
-                                LLVM::Linkage::External, kSharedMemorySymbol,
-                                Attribute(), /*alignment=*/16,
-                                kSharedAddressSpace);
+  return LLVM::GlobalOp::create(
+      b, module.getLoc(), type, /*isConstant=*/false, LLVM::Linkage::External,
+      kSharedMemorySymbol, Attribute(), /*alignment=*/16, kSharedAddressSpace);
 }
 
 namespace {
@@ -76,8 +75,8 @@ struct ConvertTPXGPUToNVVMPass
       return signalPassFailure();
     }
     if (module.lookupSymbol(kSharedMemorySymbol)) {
-      module.emitError("symbol '") << kSharedMemorySymbol
-                                   << "' is reserved for shared memory";
+      module.emitError("symbol '")
+          << kSharedMemorySymbol << "' is reserved for shared memory";
       return signalPassFailure();
     }
     // Contiguity and alignment facts for vector memory accesses, read by

@@ -41,8 +41,7 @@ static BlockAccess buildBlockAccess(OpBuilder &b, Location loc,
       return RankedTensorType::get({shape[d]}, element);
     };
     Value position = arith::AddIOp::create(
-        b, loc,
-        tt::SplatOp::create(b, loc, line(i32), indices[d]),
+        b, loc, tt::SplatOp::create(b, loc, line(i32), indices[d]),
         tt::MakeRangeOp::create(b, loc, line(i32), 0,
                                 static_cast<uint32_t>(shape[d])));
     Value inBounds = arith::AndIOp::create(
@@ -50,7 +49,8 @@ static BlockAccess buildBlockAccess(OpBuilder &b, Location loc,
         arith::CmpIOp::create(
             b, loc, arith::CmpIPredicate::sge, position,
             arith::ConstantOp::create(
-                b, loc, DenseElementsAttr::get(line(i32), b.getI32IntegerAttr(0)))),
+                b, loc,
+                DenseElementsAttr::get(line(i32), b.getI32IntegerAttr(0)))),
         arith::CmpIOp::create(
             b, loc, arith::CmpIPredicate::slt, position,
             tt::SplatOp::create(b, loc, line(i32), desc.getShape()[d])));
@@ -63,12 +63,12 @@ static BlockAccess buildBlockAccess(OpBuilder &b, Location loc,
       if (a == d)
         continue;
       current.insert(current.begin() + a, 1);
-      scaled = tt::ExpandDimsOp::create(
-          b, loc, RankedTensorType::get(current, i64), scaled,
-          b.getI32IntegerAttr(a));
-      inBounds = tt::ExpandDimsOp::create(
-          b, loc, RankedTensorType::get(current, i1), inBounds,
-          b.getI32IntegerAttr(a));
+      scaled =
+          tt::ExpandDimsOp::create(b, loc, RankedTensorType::get(current, i64),
+                                   scaled, b.getI32IntegerAttr(a));
+      inBounds =
+          tt::ExpandDimsOp::create(b, loc, RankedTensorType::get(current, i1),
+                                   inBounds, b.getI32IntegerAttr(a));
     }
     if (rank > 1) {
       scaled = tt::BroadcastOp::create(b, loc, full(i64), scaled);
@@ -97,8 +97,7 @@ static Value getPadding(OpBuilder &b, Location loc, tt::MakeTensorDescOp desc,
                        : llvm::APFloat::getZero(floatType.getFloatSemantics()));
   else
     value = b.getIntegerAttr(element, 0);
-  return arith::ConstantOp::create(b, loc,
-                                   DenseElementsAttr::get(type, value));
+  return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, value));
 }
 
 struct LowerTensorDescriptorsPass
@@ -127,16 +126,15 @@ struct LowerTensorDescriptorsPass
               buildBlockAccess(b, loc, desc, load.getIndices());
           auto loaded = tt::LoadOp::create(
               b, loc, access.pointers, access.mask,
-              getPadding(b, loc, desc, load.getType()),
-              ArrayRef<int32_t>{}, /*padding=*/nullptr, load.getCache(),
-              load.getEvict(), /*isVolatile=*/false);
+              getPadding(b, loc, desc, load.getType()), ArrayRef<int32_t>{},
+              /*padding=*/nullptr, load.getCache(), load.getEvict(),
+              /*isVolatile=*/false);
           load.replaceAllUsesWith(loaded.getResult());
           load.erase();
           continue;
         }
         auto store = cast<tt::DescriptorStoreOp>(user);
-        BlockAccess access =
-            buildBlockAccess(b, loc, desc, store.getIndices());
+        BlockAccess access = buildBlockAccess(b, loc, desc, store.getIndices());
         tt::StoreOp::create(b, loc, access.pointers, store.getSrc(),
                             access.mask);
         store.erase();

@@ -35,7 +35,7 @@ namespace {
 /// fails if any of them may not be recomputed freely (memory access,
 /// regions, dots: their cost or effects forbid a second copy).
 static FailureOr<SetVector<Operation *>> getRecomputableSlice(scf::ForOp loop,
-                                                             Value value) {
+                                                              Value value) {
   SetVector<Operation *> slice;
   BackwardSliceOptions options;
   options.inclusive = true;
@@ -146,9 +146,9 @@ LogicalResult LoopPrefetcher::run() {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   // Iteration 0, before the loop.
-  Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                     loop.getLowerBound(),
-                                     loop.getUpperBound());
+  Value runs =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                            loop.getLowerBound(), loop.getUpperBound());
   SmallVector<Value> first;
   for (const Candidate &c : candidates) {
     IRMapping mapping;
@@ -190,9 +190,9 @@ LogicalResult LoopPrefetcher::run() {
   // A loop with the extra results, owning the updated body.
   SmallVector<Value> inits(loop.getInitArgs());
   inits.append(first);
-  auto newLoop = scf::ForOp::create(b, loc, loop.getLowerBound(),
-                                    loop.getUpperBound(), loop.getStep(),
-                                    inits);
+  auto newLoop =
+      scf::ForOp::create(b, loc, loop.getLowerBound(), loop.getUpperBound(),
+                         loop.getStep(), inits);
   newLoop->setAttrs(loop->getAttrs());
   newLoop.getRegion().takeBody(loop.getRegion());
   loop.replaceAllUsesWith(

@@ -89,8 +89,8 @@ Value Rematerializer::get(Value value, Attribute layout, unsigned depth) {
 
 Value Rematerializer::compute(Value value, RankedTensorType type,
                               Attribute layout, unsigned depth) {
-  auto newType = RankedTensorType::get(type.getShape(), type.getElementType(),
-                                       layout);
+  auto newType =
+      RankedTensorType::get(type.getShape(), type.getElementType(), layout);
   Operation *def = value.getDefiningOp();
   if (!def || def->getNumResults() != 1 || def->getNumRegions() != 0)
     return {};
@@ -172,9 +172,10 @@ static bool rematerializeConversions(ModuleOp module) {
     Value replacement =
         rematerializer.get(op.getSrc(), op.getType().getEncoding());
     // A single conversion that get() re-created is no improvement.
-    if (!replacement || replacement.getDefiningOp<ConvertLayoutOp>() &&
-                            replacement.getDefiningOp<ConvertLayoutOp>()
-                                    .getSrc() == op.getSrc())
+    if (!replacement ||
+        replacement.getDefiningOp<ConvertLayoutOp>() &&
+            replacement.getDefiningOp<ConvertLayoutOp>().getSrc() ==
+                op.getSrc())
       continue;
     // The dead conversion is left to canonicalize, so that no value this
     // walk still refers to disappears under it.
@@ -193,8 +194,7 @@ struct ArgUse {
   ConvertLayoutOp convert;
 };
 
-static std::optional<ArgUse> getUseInLayout(Operation *user,
-                                            Attribute layout) {
+static std::optional<ArgUse> getUseInLayout(Operation *user, Attribute layout) {
   if (auto convert = dyn_cast<ConvertLayoutOp>(user))
     return convert.getType().getEncoding() == layout
                ? std::optional<ArgUse>(ArgUse{user, convert})
@@ -374,20 +374,21 @@ static bool propagateForward(SmallVector<ConvertLayoutOp> worklist,
       SmallVector<Type> resultTypes;
       for (Value result : user->getResults()) {
         Attribute layout = from;
-        if (reduce && cast<RankedTensorType>(reduce.getSrcs()[0].getType())
-                              .getRank() > 1)
+        if (reduce &&
+            cast<RankedTensorType>(reduce.getSrcs()[0].getType()).getRank() > 1)
           layout = SliceEncodingAttr::get(context, reduce.getAxis(), from);
         resultTypes.push_back(withLayout(result.getType(), layout));
       }
       Operation *moved = rebuild(user, operands, resultTypes);
       OpBuilder b(user);
-      for (auto [old, now] : llvm::zip(user->getResults(), moved->getResults())) {
+      for (auto [old, now] :
+           llvm::zip(user->getResults(), moved->getResults())) {
         if (old.getType() == now.getType()) {
           old.replaceAllUsesWith(now);
           continue;
         }
-        auto back = ConvertLayoutOp::create(b, user->getLoc(), old.getType(),
-                                            now);
+        auto back =
+            ConvertLayoutOp::create(b, user->getLoc(), old.getType(), now);
         old.replaceAllUsesWith(back.getResult());
         worklist.push_back(back);
       }
@@ -471,7 +472,8 @@ struct RemoveLayoutConversionsPass
           changed = true;
           continue;
         }
-        auto type = dyn_cast<RankedTensorType>(loop.getRegionIterArg(i).getType());
+        auto type =
+            dyn_cast<RankedTensorType>(loop.getRegionIterArg(i).getType());
         if (!type)
           continue;
         if (Attribute layout = getMmaBasedYieldLayout(loop, i);

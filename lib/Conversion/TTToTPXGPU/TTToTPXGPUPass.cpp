@@ -9,8 +9,8 @@
 // (scf.for/while/if, tt.reduce/scan) are handled at their boundaries.
 //
 //===----------------------------------------------------------------------===//
-#include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
 #include "tpx/Conversion/TPXGPUToNVVM/TPXGPUToNVVM.h"
+#include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
@@ -286,8 +286,8 @@ LogicalResult LayoutAssigner::processOp(Operation *op) {
   // Elementwise: every tensor operand and result has one shape.
   std::optional<ArrayRef<int64_t>> shape;
   bool sameShape = true;
-  for (Type type : llvm::concat<Type>(op->getOperandTypes(),
-                                      op->getResultTypes())) {
+  for (Type type :
+       llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor)
       continue;
@@ -379,8 +379,8 @@ void LayoutAssigner::processMakeRange(tt::MakeRangeOp op) {
       break;
     }
     Attribute parent = getDefaultLayout(expand.getType());
-    Attribute slice = SliceEncodingAttr::get(
-        context, expand.getAxisAttr().getInt(), parent);
+    Attribute slice =
+        SliceEncodingAttr::get(context, expand.getAxisAttr().getInt(), parent);
     if (layout && layout != slice) {
       layout = {};
       break;
@@ -485,9 +485,9 @@ LogicalResult LayoutAssigner::processScan(tt::ScanOp op) {
 static bool isChainedDot(tt::DotOp op) {
   constexpr unsigned kMaxDepth = 12;
   auto passesThrough = [](Operation *def) {
-    return def && (isa<ConvertLayoutOp>(def) ||
-                   (def->hasTrait<OpTrait::Elementwise>() &&
-                    isMemoryEffectFree(def)));
+    return def &&
+           (isa<ConvertLayoutOp>(def) ||
+            (def->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(def)));
   };
   // Backwards from A.
   SmallVector<std::pair<Value, unsigned>> stack = {{op.getA(), 0}};
@@ -529,9 +529,9 @@ LogicalResult LayoutAssigner::processDot(tt::DotOp op) {
   bool mmaK = op.getA().getType().getShape().back() % 16 == 0;
   Attribute accumulator;
   if (mmaTypes && mmaK)
-    accumulator = chooseNvidiaMmaLayout(context, resultType.getShape(),
-                                        numWarps, threadsPerWarp,
-                                        isChainedDot(op));
+    accumulator =
+        chooseNvidiaMmaLayout(context, resultType.getShape(), numWarps,
+                              threadsPerWarp, isChainedDot(op));
   Attribute aLayout, bLayout;
   if (accumulator) {
     aLayout = DotOperandEncodingAttr::get(

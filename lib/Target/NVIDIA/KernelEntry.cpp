@@ -79,8 +79,7 @@ static LogicalResult emitEntry(LLVM::LLVMFuncOp body, ModuleOp module) {
   unsigned numUser = numParams - tpx::kCPUGridArgCount;
   SmallVector<Type> params(type.getParams().take_front(numUser));
   auto entry = LLVM::LLVMFuncOp::create(
-      b, loc, name,
-      LLVM::LLVMFunctionType::get(type.getReturnType(), params));
+      b, loc, name, LLVM::LLVMFunctionType::get(type.getReturnType(), params));
   entry->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
   entry->setAttr("tpx.kernel", b.getUnitAttr());
   // The user arguments keep their attributes.

@@ -52,8 +52,8 @@ public:
     seen.insert(key);
     out = dict.get(key);
     if (!out && required)
-      return parser.emitError(loc) << "#tpxgpu." << mnemonic
-                                   << " needs parameter '" << key << "'";
+      return parser.emitError(loc)
+             << "#tpxgpu." << mnemonic << " needs parameter '" << key << "'";
     return success();
   }
 
@@ -215,12 +215,10 @@ void BlockedEncodingAttr::print(AsmPrinter &printer) const {
           << ArrayParam{"order", getOrder()} << "}>";
 }
 
-LogicalResult
-BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                            ArrayRef<unsigned> sizePerThread,
-                            ArrayRef<unsigned> threadsPerWarp,
-                            ArrayRef<unsigned> warpsPerCTA,
-                            ArrayRef<unsigned> order) {
+LogicalResult BlockedEncodingAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError,
+    ArrayRef<unsigned> sizePerThread, ArrayRef<unsigned> threadsPerWarp,
+    ArrayRef<unsigned> warpsPerCTA, ArrayRef<unsigned> order) {
   size_t rank = order.size();
   if (rank == 0)
     return emitError() << "blocked layout needs at least one dimension";
@@ -258,8 +256,7 @@ Attribute SliceEncodingAttr::parse(AsmParser &parser, Type) {
   if (params.parseBody() || params.getUnsigned("dim", dim) ||
       params.getAttr("parent", parent) || params.finish())
     return {};
-  return parser.getChecked<SliceEncodingAttr>(parser.getContext(), dim,
-                                              parent);
+  return parser.getChecked<SliceEncodingAttr>(parser.getContext(), dim, parent);
 }
 
 void SliceEncodingAttr::print(AsmPrinter &printer) const {
@@ -305,8 +302,8 @@ Attribute NvidiaMmaEncodingAttr::parse(AsmParser &parser, Type) {
       params.getUnsignedArray("warpsPerCTA", warpsPerCTA) ||
       params.getUnsignedArray("instrShape", instrShape) || params.finish())
     return {};
-  return parser.getChecked<NvidiaMmaEncodingAttr>(
-      parser.getContext(), version, warpsPerCTA, instrShape);
+  return parser.getChecked<NvidiaMmaEncodingAttr>(parser.getContext(), version,
+                                                  warpsPerCTA, instrShape);
 }
 
 void NvidiaMmaEncodingAttr::print(AsmPrinter &printer) const {
@@ -327,8 +324,8 @@ NvidiaMmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "nvidia_mma warpsPerCTA must have 2 entries "
                           "([M, N]), got "
                        << formatList(warpsPerCTA);
-  if (failed(verifyPowersOfTwo(emitError, "nvidia_mma warpsPerCTA",
-                               warpsPerCTA)))
+  if (failed(
+          verifyPowersOfTwo(emitError, "nvidia_mma warpsPerCTA", warpsPerCTA)))
     return failure();
   if (version == 2) {
     if (instrShape != ArrayRef<unsigned>{16, 8})
@@ -391,8 +388,7 @@ AmdMfmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "amd_mfma warpsPerCTA must have 2 entries "
                           "([M, N]), got "
                        << formatList(warpsPerCTA);
-  if (failed(verifyPowersOfTwo(emitError, "amd_mfma warpsPerCTA",
-                               warpsPerCTA)))
+  if (failed(verifyPowersOfTwo(emitError, "amd_mfma warpsPerCTA", warpsPerCTA)))
     return failure();
   if (instrShape.size() != 3 || instrShape[0] != instrShape[1] ||
       (instrShape[0] != 32 && instrShape[0] != 16) ||
@@ -534,11 +530,11 @@ NvmmaSharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // Tensor-encoding verification (VerifiableTensorEncoding)
 //===----------------------------------------------------------------------===//
 
-#define TPXGPU_VERIFY_ENCODING(Attr)                               \
+#define TPXGPU_VERIFY_ENCODING(Attr)                                           \
   LogicalResult Attr::verifyEncoding(                                          \
       ArrayRef<int64_t> shape, Type,                                           \
-      function_ref<InFlightDiagnostic()> emitError) const {                   \
-    return verifyLayoutForShape(*this, shape, emitError);                     \
+      function_ref<InFlightDiagnostic()> emitError) const {                    \
+    return verifyLayoutForShape(*this, shape, emitError);                      \
   }
 TPXGPU_VERIFY_ENCODING(BlockedEncodingAttr)
 TPXGPU_VERIFY_ENCODING(SliceEncodingAttr)
@@ -585,7 +581,9 @@ SmallVector<unsigned> tpx::tpxgpu::getThreadsPerWarp(Attribute layout) {
       })
       // mma.sync/wgmma accumulators: lane / 4 picks the row, lane % 4 the
       // column pair within a 16x8 fragment.
-      .Case([](NvidiaMmaEncodingAttr) { return SmallVector<unsigned>{8, 4}; })
+      .Case([](NvidiaMmaEncodingAttr) {
+        return SmallVector<unsigned>{8, 4};
+      })
       // MFMA: lanes run along N in groups of instrShape[1]; the remaining
       // lane bits pick a row group. Transposed swaps the roles.
       .Case([](AmdMfmaEncodingAttr mfma) {
@@ -604,7 +602,9 @@ SmallVector<unsigned> tpx::tpxgpu::getThreadsPerWarp(Attribute layout) {
 SmallVector<unsigned> tpx::tpxgpu::getWarpsPerCTA(Attribute layout) {
   return llvm::TypeSwitch<Attribute, SmallVector<unsigned>>(layout)
       .Case<BlockedEncodingAttr, NvidiaMmaEncodingAttr, AmdMfmaEncodingAttr>(
-          [](auto attr) { return SmallVector<unsigned>(attr.getWarpsPerCTA()); })
+          [](auto attr) {
+            return SmallVector<unsigned>(attr.getWarpsPerCTA());
+          })
       .Case([](SliceEncodingAttr slice) {
         SmallVector<unsigned> parent = getWarpsPerCTA(slice.getParent());
         parent.erase(parent.begin() + slice.getDim());
@@ -683,9 +683,9 @@ SmallVector<int64_t> tpx::tpxgpu::getSliceParentShape(ArrayRef<int64_t> shape,
   return parent;
 }
 
-LogicalResult
-tpx::tpxgpu::verifyLayoutForShape(Attribute layout, ArrayRef<int64_t> shape,
-                                  function_ref<InFlightDiagnostic()> emitError) {
+LogicalResult tpx::tpxgpu::verifyLayoutForShape(
+    Attribute layout, ArrayRef<int64_t> shape,
+    function_ref<InFlightDiagnostic()> emitError) {
   if (isSharedLayout(layout))
     return emitError() << layout
                        << " is a shared-memory layout and cannot encode a "
@@ -770,8 +770,7 @@ unsigned tpx::tpxgpu::getModuleNumWarps(Operation *op) {
 LogicalResult tpx::tpxgpu::verifyLayoutsInContext(Operation *op,
                                                   unsigned threadsPerWarp,
                                                   unsigned numWarps) {
-  auto check = [&](Type type, StringRef role,
-                   unsigned index) -> LogicalResult {
+  auto check = [&](Type type, StringRef role, unsigned index) -> LogicalResult {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor || !isDistributedLayout(tensor.getEncoding()))
       return success();

@@ -169,8 +169,7 @@ static LinearLayout blockedToLinear(BlockedEncodingAttr blocked,
   LayoutBuilder b(shape);
   ArrayRef<unsigned> spt = blocked.getSizePerThread(),
                      tpw = blocked.getThreadsPerWarp(),
-                     wpc = blocked.getWarpsPerCTA(),
-                     order = blocked.getOrder();
+                     wpc = blocked.getWarpsPerCTA(), order = blocked.getOrder();
   for (unsigned d : order)
     b.add(LinearLayout::Register, d, 1, spt[d]);
   for (unsigned d : order)
@@ -243,8 +242,8 @@ static LinearLayout fmaOperandToLinear(unsigned opIdx, const LinearLayout &acc,
     c[kDim] = v;
     result.addBasis(LinearLayout::Register, c);
   }
-  for (auto in : {LinearLayout::Register, LinearLayout::Lane,
-                  LinearLayout::Warp})
+  for (auto in :
+       {LinearLayout::Register, LinearLayout::Lane, LinearLayout::Warp})
     for (const Coordinate &basis : acc.getBases(in)) {
       Coordinate c(2, 0);
       c[1 - kDim] = basis[accDim];
@@ -253,8 +252,9 @@ static LinearLayout fmaOperandToLinear(unsigned opIdx, const LinearLayout &acc,
   return result;
 }
 
-std::optional<LinearLayout> tpx::tpxgpu::toLinearLayout(
-    Attribute layout, ArrayRef<int64_t> shape, std::string *error) {
+std::optional<LinearLayout> tpx::tpxgpu::toLinearLayout(Attribute layout,
+                                                        ArrayRef<int64_t> shape,
+                                                        std::string *error) {
   for (int64_t size : shape)
     if (size <= 0 || !llvm::isPowerOf2_64(size))
       return fail(error, "tensor dimensions must be powers of two");
@@ -270,8 +270,8 @@ std::optional<LinearLayout> tpx::tpxgpu::toLinearLayout(
     if (!parent)
       return std::nullopt;
     LinearLayout result(shape);
-    for (auto in : {LinearLayout::Register, LinearLayout::Lane,
-                    LinearLayout::Warp})
+    for (auto in :
+         {LinearLayout::Register, LinearLayout::Lane, LinearLayout::Warp})
       for (const Coordinate &basis : parent->getBases(in)) {
         Coordinate c(basis);
         c.erase(c.begin() + dim);

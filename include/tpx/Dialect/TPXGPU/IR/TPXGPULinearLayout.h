@@ -1,4 +1,5 @@
-//===- TPXGPULinearLayout.h - layouts as maps from hardware to data -*- C++ -*-//
+//===- TPXGPULinearLayout.h - layouts as maps from hardware to data -*- C++
+//-*-//
 //
 // Every distributed layout of a power-of-two tensor is a linear map over
 // GF(2) from the bits of (register, lane, warp) to the bits of the element
@@ -66,7 +67,8 @@ public:
   /// Maps each register to the register of `this` holding the same element,
   /// where `reg` must hold `coordinate` (register part). None if no register
   /// holds it.
-  std::optional<unsigned> findRegister(llvm::ArrayRef<int64_t> coordinate) const;
+  std::optional<unsigned>
+  findRegister(llvm::ArrayRef<int64_t> coordinate) const;
 
   /// True when both layouts give every (lane, warp) the same thread part of
   /// the coordinate, after mapping this layout's coordinates through `map`
