@@ -139,26 +139,11 @@ static void reduceAcrossWarps(OpBuilder &b, Location loc, Reduction &r,
     return;
   unsigned numSlots = 1u << warpBits.size();
   SmallVector<int64_t> lineShape = dropAxis(r.layout.getShape(), r.axis);
-  int64_t numLines = 1;
-  for (int64_t size : lineShape)
-    numLines *= size;
-
-  uint64_t bytes;
-  SmallVector<uint64_t> offsets =
-      layOutArrays(r.elementTypes, numSlots * numLines, bytes);
-  Value base = getSharedMemoryBase(b, loc, r.op, bytes);
-  SmallVector<Value> arrays;
-  for (uint64_t offset : offsets)
-    arrays.push_back(offsetBytes(b, loc, base, offset));
-  SmallVector<Value> lines =
-      getLineIndices(b, loc, r.layout, r.axis, r.groups, ids, lineShape);
+  SlotArrays slots =
+      allocateSlotArrays(b, loc, r.op, r.elementTypes, numSlots, r.layout,
+                         r.axis, r.groups, ids, lineShape);
   auto slotPtr = [&](unsigned operand, Value slot, unsigned group) {
-    Value index = LLVM::AddOp::create(
-        b, loc,
-        LLVM::MulOp::create(b, loc, slot, i32Constant(b, loc, numLines)),
-        lines[group]);
-    return getSharedElementPtr(b, loc, arrays[operand], r.elementTypes[operand],
-                               index);
+    return slots.pointer(b, loc, operand, slot, group);
   };
 
   Value warpSlot = gatherBits(b, loc, ids.warp, warpBits);

@@ -227,6 +227,48 @@ inline unsigned getNumFields(mlir::Type lowered) {
   return 1;
 }
 
+/// Per-operand shared-memory arrays of [slot][line] elements through which
+/// warps hand partial results (one slot per warp position along the axis,
+/// one line per output element of the axis), and each register group's
+/// line index.
+struct SlotArrays {
+  llvm::SmallVector<mlir::Value> arrays;
+  llvm::SmallVector<mlir::Value> lines;
+  llvm::SmallVector<mlir::Type> elementTypes;
+  int64_t numLines = 1;
+
+  /// The element of `operand` for register group `group` in `slot` (i32).
+  mlir::Value pointer(mlir::OpBuilder &b, mlir::Location loc, unsigned operand,
+                      mlir::Value slot, unsigned group) const {
+    mlir::Value index = mlir::LLVM::AddOp::create(
+        b, loc,
+        mlir::LLVM::MulOp::create(b, loc, slot, i32Constant(b, loc, numLines)),
+        lines[group]);
+    return getSharedElementPtr(b, loc, arrays[operand], elementTypes[operand],
+                               index);
+  }
+};
+
+inline SlotArrays
+allocateSlotArrays(mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *op,
+                   llvm::ArrayRef<mlir::Type> elementTypes, unsigned numSlots,
+                   const LinearLayout &layout, unsigned axis,
+                   llvm::ArrayRef<RegisterGroup> groups, const ThreadIds &ids,
+                   llvm::ArrayRef<int64_t> lineShape) {
+  SlotArrays slots;
+  slots.elementTypes.assign(elementTypes.begin(), elementTypes.end());
+  for (int64_t size : lineShape)
+    slots.numLines *= size;
+  uint64_t bytes;
+  llvm::SmallVector<uint64_t> offsets =
+      layOutArrays(elementTypes, numSlots * slots.numLines, bytes);
+  mlir::Value base = getSharedMemoryBase(b, loc, op, bytes);
+  for (uint64_t offset : offsets)
+    slots.arrays.push_back(offsetBytes(b, loc, base, offset));
+  slots.lines = getLineIndices(b, loc, layout, axis, groups, ids, lineShape);
+  return slots;
+}
+
 } // namespace tpx::gpu_lowering::reduce_scan
 
 #endif // TPX_LIB_CONVERSION_TPXGPUTONVVM_REDUCESCANUTILS_H

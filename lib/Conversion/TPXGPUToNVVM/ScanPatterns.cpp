@@ -284,9 +284,6 @@ static Prefix scanAcrossWarps(OpBuilder &b, Location loc, Scan &s,
   unsigned warpCount = 1u << s.split.warpBits.size();
   unsigned laneCount = 1u << s.split.laneBits;
   SmallVector<int64_t> lineShape = dropAxis(s.layout.getShape(), s.axis);
-  int64_t numLines = 1;
-  for (int64_t size : lineShape)
-    numLines *= size;
 
   // The segment total sits in the lane at the last lanePos; every lane of
   // the segment takes it, so that all of them store the same value.
@@ -307,22 +304,11 @@ static Prefix scanAcrossWarps(OpBuilder &b, Location loc, Scan &s,
         });
   }
 
-  uint64_t bytes;
-  SmallVector<uint64_t> offsets =
-      layOutArrays(s.elementTypes, warpCount * numLines, bytes);
-  Value base = getSharedMemoryBase(b, loc, s.op, bytes);
-  SmallVector<Value> arrays;
-  for (uint64_t offset : offsets)
-    arrays.push_back(offsetBytes(b, loc, base, offset));
-  SmallVector<Value> lines =
-      getLineIndices(b, loc, s.layout, s.axis, s.groups, ids, lineShape);
+  SlotArrays slots =
+      allocateSlotArrays(b, loc, s.op, s.elementTypes, warpCount, s.layout,
+                         s.axis, s.groups, ids, lineShape);
   auto slotPtr = [&](unsigned operand, Value warpPos, unsigned group) {
-    Value index = LLVM::AddOp::create(
-        b, loc,
-        LLVM::MulOp::create(b, loc, warpPos, i32Constant(b, loc, numLines)),
-        lines[group]);
-    return getSharedElementPtr(b, loc, arrays[operand], s.elementTypes[operand],
-                               index);
+    return slots.pointer(b, loc, operand, warpPos, group);
   };
 
   Value warpIndex = gatherBits(b, loc, ids.warp, s.split.warpBits);
