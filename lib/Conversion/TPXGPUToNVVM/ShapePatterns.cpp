@@ -42,15 +42,23 @@ getShapeOperands(Operation *op, Value loweredSource,
                        lowered};
 }
 
+/// Where a shape op's data meets in shared memory when it cannot rename
+/// registers: a buffer of `shape`, written at `sourceToStorage` of source
+/// coordinates and read at `resultToStorage` of result coordinates.
+struct Staging {
+  ArrayRef<int64_t> shape;
+  CoordinateMap sourceToStorage;
+  CoordinateMap resultToStorage;
+};
+
 /// Replaces `op` by the registers of `operands.to`, each read from the
-/// source register holding `toSource(coordinate)`, through shared memory
-/// (stored at `toStorage` of source coordinates, loaded at result
-/// coordinates) when no register renaming does it.
+/// source register holding `toSource(coordinate)`, or through shared memory
+/// as `staging` says when no register renaming does it.
 static LogicalResult
 replaceShapeOp(Operation *op, ShapeOperands &operands,
                ConversionPatternRewriter &rewriter,
                function_ref<Coordinate(ArrayRef<int64_t>)> toSource,
-               CoordinateMap sourceToStorage) {
+               const Staging &staging) {
   Location loc = op->getLoc();
   SmallVector<Value> result;
   if (std::optional<SmallVector<unsigned>> map =
@@ -58,15 +66,18 @@ replaceShapeOp(Operation *op, ShapeOperands &operands,
     for (unsigned reg : *map)
       result.push_back(operands.values[reg]);
   } else {
-    auto same = [](ArrayRef<Value> c) { return SmallVector<Value>(c); };
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
     result = exchangeThroughSharedMemory(
         rewriter, loc, op, operands.values, operands.from, operands.to,
-        resultType.getElementType(), resultType.getShape(), sourceToStorage,
-        same);
+        resultType.getElementType(), staging.shape, staging.sourceToStorage,
+        staging.resultToStorage);
   }
   rewriter.replaceOp(op, pack(rewriter, loc, operands.resultType, result));
   return success();
+}
+
+static SmallVector<Value> sameCoordinate(ArrayRef<Value> c) {
+  return SmallVector<Value>(c);
 }
 
 /// opIdx when a conversion to `type` can read with ldmatrix: an mma.sync
@@ -154,13 +165,15 @@ struct ExpandDimsLowering : public OpConversionPattern<tt::ExpandDimsOp> {
       result.erase(result.begin() + axis);
       return result;
     };
-    auto dropValues = [&](ArrayRef<Value> c) {
+    auto insertZero = [&](ArrayRef<Value> c) {
       SmallVector<Value> result(c);
       result.insert(result.begin() + axis,
                     i32Constant(rewriter, op.getLoc(), 0));
       return result;
     };
-    return replaceShapeOp(op, *ops, rewriter, drop, dropValues);
+    return replaceShapeOp(
+        op, *ops, rewriter, drop,
+        Staging{op.getType().getShape(), insertZero, sameCoordinate});
   }
 };
 
@@ -183,20 +196,9 @@ struct BroadcastLowering : public OpConversionPattern<tt::BroadcastOp> {
           v = 0;
       return result;
     };
-    // Through shared memory the source holds only the broadcast-free slice;
-    // store it at every result position would need a loop, so stage it in a
-    // buffer of the source's shape and read it back with projected
-    // coordinates instead.
-    if (std::optional<SmallVector<unsigned>> map =
-            ops->from.getRegisterMapFrom(ops->to, project)) {
-      SmallVector<Value> result;
-      for (unsigned reg : *map)
-        result.push_back(ops->values[reg]);
-      rewriter.replaceOp(op,
-                         pack(rewriter, op.getLoc(), ops->resultType, result));
-      return success();
-    }
-    auto same = [](ArrayRef<Value> c) { return SmallVector<Value>(c); };
+    // Through shared memory the source holds only the broadcast-free slice:
+    // stage it in a buffer of the source's shape and read it back at
+    // projected coordinates.
     auto projectValues = [&](ArrayRef<Value> c) {
       SmallVector<Value> result(c);
       for (auto [v, size] : llvm::zip_equal(result, sourceShape))
@@ -204,12 +206,8 @@ struct BroadcastLowering : public OpConversionPattern<tt::BroadcastOp> {
           v = i32Constant(rewriter, op.getLoc(), 0);
       return result;
     };
-    SmallVector<Value> result = exchangeThroughSharedMemory(
-        rewriter, op.getLoc(), op, ops->values, ops->from, ops->to,
-        op.getType().getElementType(), sourceShape, same, projectValues);
-    rewriter.replaceOp(op,
-                       pack(rewriter, op.getLoc(), ops->resultType, result));
-    return success();
+    return replaceShapeOp(op, *ops, rewriter, project,
+                          Staging{sourceShape, sameCoordinate, projectValues});
   }
 };
 
@@ -236,7 +234,9 @@ struct TransLowering : public OpConversionPattern<tt::TransOp> {
         result.push_back(c[dim]);
       return result;
     };
-    return replaceShapeOp(op, *ops, rewriter, toSource, sourceToResult);
+    return replaceShapeOp(
+        op, *ops, rewriter, toSource,
+        Staging{op.getType().getShape(), sourceToResult, sameCoordinate});
   }
 };
 
