@@ -19,8 +19,9 @@ namespace tpx {
 /// is what tpx-run needs; a caller with device memory already will want a
 /// launcher that passes device pointers through (later work).
 ///
-/// Each program runs on one thread (blocks of 1 x 1 x 1 threads; see
-/// docs/nvidia-target.md). Errors name the failing driver call and the
+/// Blocks have the artifact's `blockThreads` threads (num_warps * 32 for
+/// SIMT code, 1 for the one-thread path; see docs/nvidia-target.md) and its
+/// dynamic shared memory. Errors name the failing driver call and the
 /// driver's error; no driver on the machine is an error, not a crash.
 llvm::Error launchOnCUDA(const Artifact &artifact,
                          std::array<uint32_t, 3> grid,

@@ -8,11 +8,12 @@
 //     k.tpx_body(args..., ctaid.x, ctaid.y, ctaid.z,
 //                nctaid.x, nctaid.y, nctaid.z);
 //
-// This first NVIDIA path runs a whole program on one thread: the lowering
-// is sequential loops over tensors, so any other thread would repeat every
-// store, atomic and print. The launcher (CUDALauncher.cpp) launches blocks
-// of one thread; the guard keeps the kernel correct when a different
-// launcher uses a Triton-like block of num_warps * 32 threads.
+// The one-thread path (kernels the SIMT code generator does not cover) runs
+// a whole program on one thread: the lowering is sequential loops over
+// tensors, so any other thread would repeat every store, atomic and print.
+// The module records block_threads = 1 for the launcher; the guard keeps
+// the kernel correct when a different launcher uses a Triton-like block of
+// num_warps * 32 threads. SIMT modules already have their entry.
 //
 //===----------------------------------------------------------------------===//
 #include "LLVMBuilderUtils.h"
