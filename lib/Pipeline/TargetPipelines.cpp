@@ -54,7 +54,8 @@ static const StageSpec kCpuStages[] = {
 // nvvm.kernel entry. On a SIMT module the CPU-lowering passes find nothing
 // to do. Math becomes libdevice calls on both paths.
 static constexpr const char *kNvidiaTTGIRPasses =
-    "tpxgpu-lower-tensor-descriptors,tpx-nvidia-select-codegen,"
+    "tpxgpu-lower-tensor-descriptors,tpxgpu-lower-block-pointers,"
+    "tpx-nvidia-select-codegen,"
     "tpxgpu-prefetch-loads,canonicalize,cse,"
     "convert-tt-to-tpxgpu,"
     "tpxgpu-remove-layout-conversions,canonicalize,loop-invariant-code-motion,"

@@ -4,7 +4,7 @@ reduce)."""
 import numpy as np
 import pytest
 
-from tpxcase import Buf, Scalar, check, kernel, offsets2d, ptrs
+from tpxcase import Buf, Scalar, check, check_rewritten, kernel, offsets2d, ptrs
 
 rng = np.random.default_rng(3)
 M, N, B = 50, 40, 16
@@ -59,9 +59,12 @@ def test_block_pointer_boundary_check(tmp_path, padding):
     padv = 0.0 if padding == "zero" else np.nan
     blocks = np.stack([padded_block(a, i * B, j * B, padv)
                        for i in range(4) for j in range(3)])
-    check(tmp_path, f"blockptr_{padding}", ttir,
-          [Buf(a), Buf(np.zeros((M, N), np.float32), a + 1),
-           Buf(np.zeros((12, B, B), np.float32), blocks)], grid=(4, 3, 1))
+    args = [Buf(a), Buf(np.zeros((M, N), np.float32), a + 1),
+            Buf(np.zeros((12, B, B), np.float32), blocks)]
+    check(tmp_path, f"blockptr_{padding}", ttir, args, grid=(4, 3, 1))
+    # The GPU's rewrite into offsets and pointer tensors computes the same.
+    check_rewritten(tmp_path / "lowered", f"blockptr_{padding}", ttir, args,
+                    "--tpxgpu-lower-block-pointers", grid=(4, 3, 1))
 
 
 def test_block_pointer_loop_advance_transposed_order(tmp_path):
@@ -97,8 +100,11 @@ def test_block_pointer_loop_advance_transposed_order(tmp_path):
     logical = rng.standard_normal((R, C)).astype(np.float16)
     storage = np.ascontiguousarray(logical.T)  # element (i, j) at j*R + i
     want = logical.astype(np.float32).sum(axis=1)
-    check(tmp_path, "blockloop", ttir,
-          [Buf(storage), Buf(np.zeros(R, np.float32), want, rtol=1e-5, atol=1e-5)])
+    args = [Buf(storage), Buf(np.zeros(R, np.float32), want, rtol=1e-5,
+                              atol=1e-5)]
+    check(tmp_path, "blockloop", ttir, args)
+    check_rewritten(tmp_path / "lowered", "blockloop", ttir, args,
+                    "--tpxgpu-lower-block-pointers")
 
 
 DESC_T = "!tt.tensordesc<tensor<16x16xf32>>"
@@ -152,9 +158,12 @@ def test_descriptor_load_store_out_of_bounds(tmp_path):
             for c in range(B):
                 if 0 <= i + r < M and 0 <= j + c < N:
                     want[i + r, j + c] = 2 * blk[r, c]
-    check(tmp_path, "desc_ls", ttir,
-          [Buf(a), Buf(out, want), Buf(np.zeros((12, B, B), np.float32), np.stack(blocks))],
-          grid=(12, 1, 1))
+    args = [Buf(a), Buf(out, want),
+            Buf(np.zeros((12, B, B), np.float32), np.stack(blocks))]
+    check(tmp_path, "desc_ls", ttir, args, grid=(12, 1, 1))
+    # The GPU's rewrite into pointer tensors computes the same.
+    check_rewritten(tmp_path / "lowered", "desc_ls", ttir, args,
+                    "--tpxgpu-lower-tensor-descriptors", grid=(12, 1, 1))
 
 
 def test_descriptor_reduce_add(tmp_path):

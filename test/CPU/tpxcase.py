@@ -16,6 +16,7 @@ import numpy as np
 
 BUILD_DIR = os.environ.get("TPX_BUILD_DIR", "/work/main/build")
 TPX_RUN = os.path.join(BUILD_DIR, "bin", "tpx-run")
+TPX_OPT = os.path.join(BUILD_DIR, "bin", "tpx-opt")
 # `cuda` runs the same cases on the GPU (bench/run-on-h200.sh does, on the
 # GPU machine); CI runs them on the CPU.
 TARGET = os.environ.get("TPX_TEST_TARGET", "cpu")
@@ -131,6 +132,16 @@ def check(tmp_path, name, ttir, args, grid=(1, 1, 1), flags=(), **kw):
         result.stderr[-3000:]
     assert result.returncode == 0
     return result
+
+
+def check_rewritten(tmp_path, name, ttir, args, pass_flag, grid=(1, 1, 1),
+                    **kw):
+    """Runs `ttir` after `tpx-opt <pass_flag>` and asserts PASS: checks that
+    a TTIR-to-TTIR rewrite keeps the kernel's results."""
+    proc = subprocess.run([TPX_OPT, pass_flag], input=ttir,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return check(tmp_path, name, proc.stdout, args, grid, **kw)
 
 
 def expect_fail(tmp_path, name, ttir, args, grid=(1, 1, 1), flags=(), **kw):

@@ -81,4 +81,20 @@ def TPXGPULowerTensorDescriptors
   }];
 }
 
+def TPXGPULowerBlockPointers
+    : Pass<"tpxgpu-lower-block-pointers", "::mlir::ModuleOp"> {
+  let summary = "Rewrite block pointers as offsets and pointer tensors";
+  let description = [{
+    A block pointer (`tt.make_tensor_ptr`) is carried as its i32 offsets:
+    `tt.advance` adds to them, an scf.for that carries the pointer carries
+    the offsets instead, and `tt.load` / `tt.store` through it become masked
+    accesses of the pointer tensor base + sum over d of (offset[d] +
+    range(block[d])) * stride[d], masked along the `boundaryCheck`
+    dimensions and padded with zero (or NaN). A function where a block
+    pointer is used any other way (a kernel argument, scf.if or scf.while,
+    a call) is left for the one-thread path. The `order` attribute only
+    describes memory order and does not change the addresses.
+  }];
+}
+
 #endif // TPX_CONVERSION_TTTOTPXGPU_PASSES_TD
