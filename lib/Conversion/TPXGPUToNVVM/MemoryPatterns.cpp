@@ -111,11 +111,10 @@ static Value andPredicates(OpBuilder &b, Location loc, Value a, Value c) {
 
 /// Which thread acts for the elements of a value: the unique owner of each
 /// element of a tensor, thread 0 for a scalar.
-static Value getOwnerPredicate(OpBuilder &b, Location loc, Type type,
+static Value getOwnerPredicate(OpBuilder &b, Location loc,
                                const std::optional<LinearLayout> &layout) {
   if (layout)
     return getUniqueOwnerPredicate(b, loc, *layout, getThreadIds(b, loc));
-  (void)type;
   return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
                               getThreadIdX(b, loc), i32Constant(b, loc, 0));
 }
@@ -498,7 +497,7 @@ struct StoreLowering : public OpConversionPattern<tt::StoreOp> {
     unsigned count = pointers.size();
     SmallVector<Value> masks =
         unpackOptional(rewriter, loc, adaptor.getMask(), count);
-    Value owner = getOwnerPredicate(rewriter, loc, valueType, layout);
+    Value owner = getOwnerPredicate(rewriter, loc, layout);
     std::string asmText =
         llvm::formatv("@$2 st.global.b{0} [ $0 ], $1;", reg->memoryBits);
     std::string constraints = llvm::formatv("l,{0},b", reg->constraint).str();
@@ -635,7 +634,7 @@ static LogicalResult lowerAtomic(Operation *op, Value loweredPtr,
   for (Value v : loweredOperands)
     operands.push_back(unpackOptional(rewriter, loc, v, count));
   SmallVector<Value> masks = unpackOptional(rewriter, loc, loweredMask, count);
-  Value owner = getOwnerPredicate(rewriter, loc, resultType, layout);
+  Value owner = getOwnerPredicate(rewriter, loc, layout);
 
   // d, [address], operands..., predicate.
   std::string asmText = llvm::formatv(

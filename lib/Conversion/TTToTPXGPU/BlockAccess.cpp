@@ -15,7 +15,7 @@ std::pair<Value, Value> tpx::buildBlockPointers(OpBuilder &b, Location loc,
                                                 ArrayRef<int32_t> checked) {
   ArrayRef<int64_t> shape = block.blockType.getShape();
   unsigned rank = shape.size();
-  Type i1 = b.getI1Type(), i32 = b.getI32Type(), i64 = b.getI64Type();
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
   auto full = [&](Type element) {
     return RankedTensorType::get(shape, element);
   };
@@ -69,7 +69,6 @@ std::pair<Value, Value> tpx::buildBlockPointers(OpBuilder &b, Location loc,
     inBounds = spread(inBounds, d);
     mask = mask ? arith::AndIOp::create(b, loc, mask, inBounds) : inBounds;
   }
-  (void)i1;
   Type pointer = block.base.getType();
   Value pointers = tt::AddPtrOp::create(
       b, loc, full(pointer),
