@@ -151,6 +151,13 @@ inline constexpr llvm::StringLiteral kSharedOffsetAttr = "tpx.shared-offset";
 inline constexpr llvm::StringLiteral kSharedParityStrideAttr =
     "tpx.shared-parity-stride";
 
+/// For tt.expand_dims, tt.broadcast and tt.trans: the source element that
+/// result element `coordinate` copies (a map linear over GF(2), as
+/// LinearLayout::getRegisterMapFrom needs). The lowering and the loop
+/// shared-memory plan both decide "register renaming or not" with it.
+Coordinate getShapeOpSource(mlir::Operation *op,
+                            llvm::ArrayRef<int64_t> coordinate);
+
 /// Bytes a conversion of a tensor in layout `from` stages in shared memory.
 uint64_t getConversionBytes(const LinearLayout &from, mlir::Type elementType);
 

@@ -222,12 +222,7 @@ struct ReduceOpConversion : public OpConversionPattern<tt::ReduceOp> {
     // Everything that can fail is checked before any IR is created.
     Location loc = op.getLoc();
     auto srcType = cast<RankedTensorType>(op.getSrcs().front().getType());
-    for (Value src : op.getSrcs())
-      if (cast<RankedTensorType>(src.getType()).getEncoding() !=
-          srcType.getEncoding())
-        return op->emitOpError(
-            "sources in different layouts cannot be lowered to NVVM");
-    std::optional<LinearLayout> layout = getLayout(op, srcType);
+    std::optional<LinearLayout> layout = getSourcesLayout(op, op.getSrcs());
     if (!layout)
       return failure();
     if (std::optional<std::string> why = checkUnitBases(*layout))

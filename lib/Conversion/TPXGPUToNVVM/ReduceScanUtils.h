@@ -269,6 +269,20 @@ allocateSlotArrays(mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *op,
   return slots;
 }
 
+/// The one layout of a reduction's or scan's sources; an error at `op` (and
+/// none) when they differ or the layout has no linear form.
+inline std::optional<LinearLayout> getSourcesLayout(mlir::Operation *op,
+                                                    mlir::ValueRange srcs) {
+  auto srcType = llvm::cast<mlir::RankedTensorType>(srcs.front().getType());
+  for (mlir::Value src : srcs)
+    if (llvm::cast<mlir::RankedTensorType>(src.getType()).getEncoding() !=
+        srcType.getEncoding()) {
+      op->emitOpError("sources in different layouts cannot be lowered to NVVM");
+      return std::nullopt;
+    }
+  return getLayout(op, srcType);
+}
+
 } // namespace tpx::gpu_lowering::reduce_scan
 
 #endif // TPX_LIB_CONVERSION_TPXGPUTONVVM_REDUCESCANUTILS_H

@@ -391,12 +391,7 @@ struct ScanOpConversion : public OpConversionPattern<tt::ScanOp> {
     // Everything that can fail is checked before any IR is created.
     Location loc = op.getLoc();
     auto srcType = cast<RankedTensorType>(op.getSrcs().front().getType());
-    for (Value src : op.getSrcs())
-      if (cast<RankedTensorType>(src.getType()).getEncoding() !=
-          srcType.getEncoding())
-        return op->emitOpError(
-            "sources in different layouts cannot be lowered to NVVM");
-    std::optional<LinearLayout> layout = getLayout(op, srcType);
+    std::optional<LinearLayout> layout = getSourcesLayout(op, op.getSrcs());
     if (!layout)
       return failure();
     for (Value lowered : adaptor.getSrcs())

@@ -19,6 +19,26 @@ using namespace mlir;
 using namespace tpx;
 using namespace tpx::gpu_lowering;
 
+Coordinate gpu_lowering::getShapeOpSource(Operation *op,
+                                          ArrayRef<int64_t> coordinate) {
+  Coordinate source(coordinate);
+  if (auto expand = dyn_cast<tt::ExpandDimsOp>(op)) {
+    source.erase(source.begin() + expand.getAxis());
+  } else if (auto broadcast = dyn_cast<tt::BroadcastOp>(op)) {
+    for (auto [v, size] :
+         llvm::zip_equal(source, broadcast.getSrc().getType().getShape()))
+      if (size == 1)
+        v = 0;
+  } else if (auto trans = dyn_cast<tt::TransOp>(op)) {
+    // Result dimension i is source dimension order[i].
+    for (auto [i, dim] : llvm::enumerate(trans.getOrder()))
+      source[dim] = coordinate[i];
+  } else {
+    llvm_unreachable("not an expand_dims, broadcast or trans");
+  }
+  return source;
+}
+
 namespace {
 
 /// The layouts and registers of a one-source shape op.
@@ -160,11 +180,7 @@ struct ExpandDimsLowering : public OpConversionPattern<tt::ExpandDimsOp> {
     if (!ops)
       return failure();
     unsigned axis = op.getAxis();
-    auto drop = [&](ArrayRef<int64_t> c) {
-      Coordinate result(c);
-      result.erase(result.begin() + axis);
-      return result;
-    };
+    auto drop = [&](ArrayRef<int64_t> c) { return getShapeOpSource(op, c); };
     auto insertZero = [&](ArrayRef<Value> c) {
       SmallVector<Value> result(c);
       result.insert(result.begin() + axis,
@@ -189,13 +205,7 @@ struct BroadcastLowering : public OpConversionPattern<tt::BroadcastOp> {
     if (!ops)
       return failure();
     ArrayRef<int64_t> sourceShape = op.getSrc().getType().getShape();
-    auto project = [&](ArrayRef<int64_t> c) {
-      Coordinate result(c);
-      for (auto [v, size] : llvm::zip_equal(result, sourceShape))
-        if (size == 1)
-          v = 0;
-      return result;
-    };
+    auto project = [&](ArrayRef<int64_t> c) { return getShapeOpSource(op, c); };
     // Through shared memory the source holds only the broadcast-free slice:
     // stage it in a buffer of the source's shape and read it back at
     // projected coordinates.
@@ -223,10 +233,7 @@ struct TransLowering : public OpConversionPattern<tt::TransOp> {
       return failure();
     ArrayRef<int32_t> order = op.getOrder();
     auto toSource = [&](ArrayRef<int64_t> c) {
-      Coordinate result(c.size());
-      for (auto [i, dim] : llvm::enumerate(order))
-        result[dim] = c[i];
-      return result;
+      return getShapeOpSource(op, c);
     };
     auto sourceToResult = [&](ArrayRef<Value> c) {
       SmallVector<Value> result;

@@ -82,17 +82,7 @@ static bool mayUseSharedMemory(Operation *op) {
     if (!layouts)
       return true;
     auto toSource = [&](ArrayRef<int64_t> c) {
-      Coordinate source(c);
-      if (auto expand = dyn_cast<tt::ExpandDimsOp>(op)) {
-        source.erase(source.begin() + expand.getAxis());
-        return source;
-      }
-      auto shape =
-          cast<RankedTensorType>(op->getOperand(0).getType()).getShape();
-      for (auto [v, size] : llvm::zip_equal(source, shape))
-        if (size == 1)
-          v = 0;
-      return source;
+      return getShapeOpSource(op, c);
     };
     return !layouts->first.getRegisterMapFrom(layouts->second, toSource);
   }
