@@ -17,11 +17,11 @@ static llvm::Error makeError(const llvm::Twine &message) {
 
 std::optional<unsigned> tpx::getDTypeSize(llvm::StringRef dtype) {
   return llvm::StringSwitch<std::optional<unsigned>>(dtype)
-      .Cases("f64", "i64", "u64", 8)
-      .Cases("f32", "i32", "u32", 4)
-      .Cases("f16", "bf16", "i16", "u16", 2)
-      .Cases("i8", "u8", "i1", "bool", 1)
-      .Cases("f8e4m3fn", "f8e5m2", "fp8e4nv", "fp8e5", 1)
+      .Cases({"f64", "i64", "u64"}, 8)
+      .Cases({"f32", "i32", "u32"}, 4)
+      .Cases({"f16", "bf16", "i16", "u16"}, 2)
+      .Cases({"i8", "u8", "i1", "bool"}, 1)
+      .Cases({"f8e4m3fn", "f8e5m2", "fp8e4nv", "fp8e5"}, 1)
       .Default(std::nullopt);
 }
 
