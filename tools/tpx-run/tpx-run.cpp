@@ -130,6 +130,34 @@ static std::string checkOptions() {
   return "";
 }
 
+/// Why the case does not fit its kernel.ttir, or "": a `kernel` field that
+/// names another kernel (the case was paired with the wrong TTIR), a scalar
+/// whose type is not the parameter's (its value would be converted to the
+/// parameter's type unnoticed).
+static std::string checkAgainstKernel(const CaseFile &caseFile,
+                                      const KernelSignature &signature) {
+  if (!caseFile.kernel.empty() && signature.kernelName != caseFile.kernel)
+    return "case.json: kernel: '" + escapeForLine(caseFile.kernel) +
+           "' does not match kernel.ttir, whose kernel is '" +
+           signature.kernelName + "'";
+  for (auto [index, arg] : llvm::enumerate(caseFile.args)) {
+    if (arg.isBuffer || index >= signature.args.size() ||
+        signature.args[index].kind != KernelArgInfo::Kind::Scalar)
+      continue;
+    // TTIR spells u32 as i32: only the width and integer-ness must agree.
+    llvm::StringRef type = arg.scalarType;
+    std::string ttirType =
+        type.starts_with("u") ? "i" + type.drop_front().str() : type.str();
+    const KernelArgInfo &param = signature.args[index];
+    if (ttirType != param.type)
+      return llvm::formatv("case.json: args[{0}].type: {1}, but argument {0} "
+                           "'{2}' of kernel.ttir is {3}",
+                           index, type, param.name, param.type)
+          .str();
+  }
+  return "";
+}
+
 /// Writes every buffer argument N to `directory/argN.out.bin`.
 static std::string writeOutputBuffers(const CaseFile &caseFile,
                                       const std::vector<std::string> &buffers,
@@ -190,16 +218,14 @@ int main(int argc, char **argv) {
   auto module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
   if (!module)
     finish(name, "cannot parse kernel.ttir: " + diagnostics);
-  // A case whose `kernel` names another function was paired with the wrong
-  // TTIR; a module without a kernel is reported by the compile.
-  if (!caseFile->kernel.empty()) {
-    auto signature = getKernelSignature(*module);
-    if (!signature)
-      llvm::consumeError(signature.takeError());
-    else if (signature->kernelName != caseFile->kernel)
-      finish(name, "case.json: kernel: '" + escapeForLine(caseFile->kernel) +
-                       "' does not match kernel.ttir, whose kernel is '" +
-                       signature->kernelName + "'");
+  // A module without a kernel is reported by the compile; argument counts
+  // and kinds by the launch.
+  if (auto signature = getKernelSignature(*module)) {
+    if (std::string problem = checkAgainstKernel(*caseFile, *signature);
+        !problem.empty())
+      finish(name, problem);
+  } else {
+    llvm::consumeError(signature.takeError());
   }
 
   CompileOptions options;
