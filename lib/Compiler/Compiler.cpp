@@ -11,6 +11,8 @@
 #include "tpx/Target/CPU/CPUTarget.h"
 #include "tpx/Target/NVIDIA/NVIDIATarget.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -100,6 +102,30 @@ static std::string computeCacheKey(mlir::ModuleOp module,
   return sha256Hex(material);
 }
 
+/// The launchers call an entry point that the pipeline's last MLIR stage
+/// adds (tpx-cpu-emit-entry-points, tpx-nvidia-emit-kernel). A pipeline
+/// text or an override without it still emits a binary, which could not be
+/// launched; this is where that is caught.
+static llvm::Error checkEntryPoint(mlir::ModuleOp module,
+                                   llvm::StringRef family,
+                                   llvm::StringRef kernel,
+                                   llvm::StringRef entryPoint) {
+  auto entry = module.lookupSymbol<mlir::LLVM::LLVMFuncOp>(entryPoint);
+  if (family == "cpu" && (!entry || entry.isExternal()))
+    return makeError("the compiled module has no entry point '" + entryPoint +
+                     "' for kernel '" + kernel +
+                     "': the pipeline must run tpx-cpu-emit-entry-points "
+                     "(at the end of stage 'llir')");
+  if (family == "nvidia" &&
+      (!entry || entry.isExternal() ||
+       !entry->hasAttr(mlir::NVVM::NVVMDialect::getKernelFuncAttrName())))
+    return makeError("the compiled module has no nvvm.kernel function '" +
+                     entryPoint +
+                     "': the pipeline must run tpx-nvidia-emit-kernel (in "
+                     "stage 'llir')");
+  return llvm::Error::success();
+}
+
 llvm::Expected<CompileResult>
 tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
                    const CompileOptions &options) {
@@ -140,6 +166,13 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
     return makeError("the pipeline ended with stage '" + output->lastStage +
                      "', which produces IR, not a binary to launch");
 
+  std::string entryPoint =
+      *family == "cpu" ? getCPUEntryPointName(signature->kernelName)
+                       : signature->kernelName;
+  if (auto error = checkEntryPoint(*module, *family, signature->kernelName,
+                                   entryPoint))
+    return std::move(error);
+
   Artifact &artifact = result.artifact;
   artifact.target = options.target;
   artifact.signature = std::move(*signature);
@@ -153,9 +186,7 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
           (*module)->getAttrOfType<mlir::IntegerAttr>(kSharedBytesAttr))
     artifact.sharedMemory = static_cast<unsigned>(shared.getInt());
   artifact.binary = std::move(output->output);
-  artifact.entryPoint =
-      *family == "cpu" ? getCPUEntryPointName(artifact.signature.kernelName)
-                       : artifact.signature.kernelName;
+  artifact.entryPoint = entryPoint;
   if (cacheable) {
     artifact.cacheKey = key;
     // A cache that cannot be written only costs the next compile time.
