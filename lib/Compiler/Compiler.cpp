@@ -73,12 +73,12 @@ tpx::getCompilePipeline(mlir::ModuleOp module, const CompileOptions &options) {
   if (!options.pipelineOverride)
     if (auto error =
             applyPipelineExtensions(*pipeline, options.pipelineSelection))
-      return std::move(error);
+      return error;
   applyLaunchOptions(*pipeline, options);
   // Bounds checking is a CPU runtime facility; GPU targets ignore it.
   if (options.boundsCheck && options.target == "cpu")
     if (auto error = enableBoundsCheck(*pipeline))
-      return std::move(error);
+      return error;
   return pipeline;
 }
 
@@ -171,7 +171,7 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
                        : signature->kernelName;
   if (auto error = checkEntryPoint(*module, *family, signature->kernelName,
                                    entryPoint))
-    return std::move(error);
+    return error;
 
   Artifact &artifact = result.artifact;
   artifact.target = options.target;

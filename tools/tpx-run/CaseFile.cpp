@@ -593,6 +593,6 @@ llvm::Expected<CaseFile> CaseFile::read(llvm::StringRef directory,
   checker.check(*root);
   name = file.name;
   if (llvm::Error error = checker.takeError())
-    return std::move(error);
+    return error;
   return file;
 }
