@@ -1,6 +1,7 @@
 //===- Compiler.cpp - compile(module, target, options) -> Artifact --------===//
 #include "tpx/Compiler/Compiler.h"
 #include "tpx/Compiler/CompileCache.h"
+#include "tpx/Compiler/TargetOpSupport.h"
 #include "tpx/Conversion/TPXGPUToNVVM/TPXGPUToNVVM.h"
 #include "tpx/Conversion/TTToCPU/TTToCPU.h"
 #include "tpx/Pipeline/PipelineExtension.h"
@@ -92,7 +93,7 @@ static std::string computeCacheKey(mlir::ModuleOp module,
   os << "compiler=" << getCompilerIdentity() << "\n";
   os << "target=" << options.target << "\n";
   if (options.target == "cpu")
-    os << "host=" << getHostCPUDescription() << "\n";
+    os << "cpu=" << getCPUTargetDescription() << "\n";
   os << "num_warps=" << options.numWarps << " num_stages=" << options.numStages
      << " bounds_check=" << options.boundsCheck << "\n";
   os << getCacheKeyMaterial(pipeline) << "\n";
@@ -108,6 +109,10 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
   auto family = getTargetFamily(options.target);
   if (!family)
     return family.takeError();
+  // What the target cannot compile fails here, naming the op, rather than
+  // deep in a lowering or inside LLVM.
+  if (auto error = checkTargetOpSupport(*module, options.target, "ttir"))
+    return std::move(error);
   auto signature = getKernelSignature(*module);
   if (!signature)
     return signature.takeError();
@@ -133,6 +138,9 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
   RunOptions run;
   run.dumpDir = options.dumpDir;
   run.overrideDir = options.overrideDir;
+  run.checkOverride = [&](llvm::StringRef stage, mlir::ModuleOp replacement) {
+    return checkTargetOpSupport(replacement, options.target, stage);
+  };
   auto output = runPipeline(*pipeline, module, run);
   if (!output)
     return output.takeError();
@@ -155,7 +163,7 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
   artifact.binary = std::move(output->output);
   artifact.entryPoint =
       *family == "cpu" ? getCPUEntryPointName(artifact.signature.kernelName)
-                       : artifact.signature.kernelName;
+                       : getPTXEntryName(artifact.signature.kernelName);
   if (cacheable) {
     artifact.cacheKey = key;
     // A cache that cannot be written only costs the next compile time.
