@@ -1,6 +1,7 @@
 //===- Compiler.cpp - compile(module, target, options) -> Artifact --------===//
 #include "tpx/Compiler/Compiler.h"
 #include "tpx/Compiler/CompileCache.h"
+#include "tpx/Compiler/TargetOpSupport.h"
 #include "tpx/Conversion/TPXGPUToNVVM/TPXGPUToNVVM.h"
 #include "tpx/Conversion/TTToCPU/TTToCPU.h"
 #include "tpx/Pipeline/PipelineExtension.h"
@@ -94,7 +95,7 @@ static std::string computeCacheKey(mlir::ModuleOp module,
   os << "compiler=" << getCompilerIdentity() << "\n";
   os << "target=" << options.target << "\n";
   if (options.target == "cpu")
-    os << "host=" << getHostCPUDescription() << "\n";
+    os << "cpu=" << getCPUTargetDescription() << "\n";
   os << "num_warps=" << options.numWarps << " num_stages=" << options.numStages
      << " bounds_check=" << options.boundsCheck << "\n";
   os << getCacheKeyMaterial(pipeline) << "\n";
@@ -134,6 +135,10 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
   auto family = getTargetFamily(options.target);
   if (!family)
     return family.takeError();
+  // What the target cannot compile fails here, naming the op, rather than
+  // deep in a lowering or inside LLVM.
+  if (auto error = checkTargetOpSupport(*module, options.target, "ttir"))
+    return error;
   auto signature = getKernelSignature(*module);
   if (!signature)
     return signature.takeError();
@@ -159,6 +164,9 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
   RunOptions run;
   run.dumpDir = options.dumpDir;
   run.overrideDir = options.overrideDir;
+  run.checkOverride = [&](llvm::StringRef stage, mlir::ModuleOp replacement) {
+    return checkTargetOpSupport(replacement, options.target, stage);
+  };
   auto output = runPipeline(*pipeline, module, run);
   if (!output)
     return output.takeError();
@@ -166,6 +174,7 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
     return makeError("the pipeline ended with stage '" + output->lastStage +
                      "', which produces IR, not a binary to launch");
 
+  // The entry point as a symbol of the module.
   std::string entryPoint =
       *family == "cpu" ? getCPUEntryPointName(signature->kernelName)
                        : signature->kernelName;
@@ -186,7 +195,10 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
           (*module)->getAttrOfType<mlir::IntegerAttr>(kSharedBytesAttr))
     artifact.sharedMemory = static_cast<unsigned>(shared.getInt());
   artifact.binary = std::move(output->output);
-  artifact.entryPoint = entryPoint;
+  // The NVIDIA entry is the kernel function under its PTX-safe name.
+  artifact.entryPoint = *family == "cpu"
+                            ? entryPoint
+                            : getPTXEntryName(artifact.signature.kernelName);
   if (cacheable) {
     artifact.cacheKey = key;
     // A cache that cannot be written only costs the next compile time.

@@ -154,6 +154,11 @@ tpx::runPipeline(const Pipeline &pipeline,
         if (!replacement)
           return makeError(*path + ": cannot use as override of stage '" +
                            stage.name + "':\n" + diagnostics.str());
+        if (options.checkOverride)
+          if (Error error = options.checkOverride(stage.name, *replacement))
+            return makeError(*path + ": cannot use as override of stage '" +
+                             stage.name + "': " +
+                             llvm::toString(std::move(error)));
         module = std::move(replacement);
       }
       result.output = printModule(*module, options.printDebugInfo);

@@ -5,6 +5,7 @@
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Dialect/TT/IR/TTDialect.h"
+#include "tpx/Dialect/TT/Transforms/TTTransforms.h"
 #include "tpx/Target/CPU/CPUTarget.h"
 #include "tpx/Target/NVIDIA/NVIDIATarget.h"
 
@@ -45,6 +46,7 @@ void tpx::registerTpxDialects(mlir::DialectRegistry &registry) {
 void tpx::registerTpxPasses() {
   static bool once = [] {
     mlir::registerAllPasses();
+    tpx::registerTTTransformsPasses();
     tpx::registerTTToCPUPasses();
     tpx::registerTTToTPXGPUPasses();
     tpx::registerTPXGPUToNVVMPasses();

@@ -2,6 +2,7 @@
 #include "tpx/Runtime/CPULauncher.h"
 
 #include "CPURuntimeState.h"
+#include "tpx/Runtime/CPUBuiltins.h"
 #include "tpx/Plugin/PluginLoader.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
@@ -44,7 +45,8 @@ loadKernel(const Artifact &artifact) {
     return jit.takeError();
   llvm::orc::JITDylib &dylib = (*jit)->getMainJITDylib();
   // malloc/free and libm come from the process; the runtime's own entry
-  // points are defined explicitly.
+  // points and the compiler-rt builtins LLVM may call (CPUBuiltins.h) are
+  // defined explicitly, so that no kernel depends on the host's libgcc.
   auto processSymbols =
       llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
           (*jit)->getDataLayout().getGlobalPrefix());
@@ -53,6 +55,10 @@ loadKernel(const Artifact &artifact) {
   dylib.addGenerator(std::move(*processSymbols));
   llvm::orc::SymbolMap runtime;
   for (const RuntimeSymbol &symbol : getRuntimeSymbols())
+    runtime[(*jit)->mangleAndIntern(symbol.name)] = {
+        llvm::orc::ExecutorAddr::fromPtr(symbol.address),
+        llvm::JITSymbolFlags::Exported};
+  for (const BuiltinSymbol &symbol : getBuiltinSymbols())
     runtime[(*jit)->mangleAndIntern(symbol.name)] = {
         llvm::orc::ExecutorAddr::fromPtr(symbol.address),
         llvm::JITSymbolFlags::Exported};
@@ -70,6 +76,16 @@ loadKernel(const Artifact &artifact) {
   kernel->jit = std::move(*jit);
   kernel->entry = address->toPtr<EntryFn>();
   return kernel;
+}
+
+bool tpx::isDefinedByCPURuntime(llvm::StringRef symbol) {
+  for (const RuntimeSymbol &defined : getRuntimeSymbols())
+    if (symbol == defined.name)
+      return true;
+  for (const BuiltinSymbol &defined : getBuiltinSymbols())
+    if (symbol == defined.name)
+      return true;
+  return false;
 }
 
 /// Loaded kernels by binary hash, so that relaunching costs no linking.

@@ -55,7 +55,7 @@ TEST(PipelineEdit, ErrorsNameStageAndAnchorAndLeaveThePipeline) {
             "llir, obj)");
   EXPECT_EQ(errorOf(p.remove("ttir", "nope")),
             "stage 'ttir' has no pass 'nope' (passes: "
-            "builtin.module(inline,canonicalize,cse,symbol-dce))");
+            "builtin.module(inline,tt-replace-poison,canonicalize,cse,symbol-dce))");
   EXPECT_TRUE(p == before);
 }
 

@@ -46,9 +46,9 @@ TEST(PipelineSelection, DuplicateExtensionNamesAreRejected) {
 
 TEST(PipelineSelection, ScopesApplyUntilPopped) {
   registerTestExtensions();
-  const std::string base = "builtin.module(inline,canonicalize,cse,symbol-dce)";
+  const std::string base = "builtin.module(inline,tt-replace-poison,canonicalize,cse,symbol-dce)";
   const std::string withX =
-      "builtin.module(inline,canonicalize,cse,symbol-dce,x)";
+      "builtin.module(inline,tt-replace-poison,canonicalize,cse,symbol-dce,x)";
   EXPECT_EQ(ttirOf(getEffectivePipeline("cpu")), base);
   {
     PipelineSelectionScope scope({"test-append-x"});
@@ -101,9 +101,9 @@ TEST(PipelineSelection, ModuleAndKernelAttributes) {
       "module attributes {tpx.pipeline = 3 : i32} {}", &context);
   ASSERT_TRUE(selected && plain && bad);
   EXPECT_EQ(ttirOf(getEffectivePipeline("cpu", *selected)),
-            "builtin.module(inline,canonicalize,cse,symbol-dce,x)");
+            "builtin.module(inline,tt-replace-poison,canonicalize,cse,symbol-dce,x)");
   EXPECT_EQ(ttirOf(getEffectivePipeline("cpu", *plain)),
-            "builtin.module(inline,canonicalize,cse,symbol-dce)");
+            "builtin.module(inline,tt-replace-poison,canonicalize,cse,symbol-dce)");
   EXPECT_EQ(ttirOf(getEffectivePipeline("cpu", *bad)),
             "error: 'tpx.pipeline' on builtin.module must be a string or an "
             "array of strings");

@@ -15,6 +15,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include <functional>
+
 namespace tpx {
 
 struct RunOptions {
@@ -28,6 +30,10 @@ struct RunOptions {
   std::string overrideDir;
   /// Print locations in MLIR outputs and dumps.
   bool printDebugInfo = false;
+  /// Checks an MLIR override of stage `stage` before it replaces that
+  /// stage's output (the driver checks it against what the target accepts).
+  std::function<llvm::Error(llvm::StringRef stage, mlir::ModuleOp)>
+      checkOverride;
 };
 
 struct RunResult {

@@ -23,6 +23,10 @@ llvm::Error launchOnCPU(const Artifact &artifact,
                         llvm::ArrayRef<LaunchArgument> args,
                         const CPULaunchOptions &options = {});
 
+/// Whether the CPU runtime itself defines `symbol` for the kernels it links
+/// (its entry points and the compiler-rt builtins of CPUBuiltins.h).
+bool isDefinedByCPURuntime(llvm::StringRef symbol);
+
 } // namespace tpx
 
 #endif // TPX_RUNTIME_CPULAUNCHER_H
