@@ -164,8 +164,8 @@ void tools::warnAboutMissingPasses(const Pipeline &pipeline,
   static const Essential kEssential[] = {
       {"nvidia", "tpx-nvidia-math-to-libdevice",
        "math functions (exp, log, sin, ...) then reach the NVPTX backend, "
-       "which cannot lower them and stops with LLVM's \"no libcall available "
-       "for ...\""},
+       "which cannot lower them (stage 'ptx' then fails inside LLVM, e.g. "
+       "with \"no libcall available for fexp\" or \"Cannot select\")"},
   };
   auto family = getTargetFamily(pipeline.getTarget());
   auto defaults = getDefaultPipeline(pipeline.getTarget());

@@ -52,7 +52,8 @@ llvm::Error checkFullCompilePipeline(const Pipeline &pipeline,
 /// Warns about passes that a pipeline file leaves out although without them
 /// a compile fails far from the cause: for NVIDIA targets,
 /// tpx-nvidia-math-to-libdevice (math functions otherwise reach the NVPTX
-/// backend, which stops with LLVM's bare "no libcall available for fexp").
+/// backend, whose error names neither the pass nor the math function, e.g.
+/// "Cannot select: ... NVPTXISD::CALL").
 void warnAboutMissingPasses(const Pipeline &pipeline,
                             llvm::StringRef pipelineFile);
 
