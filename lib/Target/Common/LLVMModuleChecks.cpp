@@ -34,9 +34,9 @@ static std::optional<llvm::StringRef> getIntrinsicArch(llvm::StringRef name) {
     return std::nullopt;
   llvm::StringRef prefix = name.split('.').first;
   static const char *const kArchPrefixes[] = {
-      "aarch64", "amdgcn", "arm",   "bpf",  "dx",   "hexagon", "loongarch",
-      "mips",    "nvvm",   "ppc",   "r600", "riscv", "s390",   "spv",
-      "ve",      "wasm",   "x86",   "xcore"};
+      "aarch64",   "amdgcn", "arm",  "bpf",  "dx",   "hexagon",
+      "loongarch", "mips",   "nvvm", "ppc",  "r600", "riscv",
+      "s390",      "spv",    "ve",   "wasm", "x86",  "xcore"};
   for (const char *arch : kArchPrefixes)
     if (prefix == arch)
       return prefix;
@@ -48,8 +48,8 @@ static std::optional<llvm::StringRef> getIntrinsicArch(llvm::StringRef name) {
 /// NVIDIA, math becomes libdevice calls in the llir stage instead.
 static bool isMathWithoutNVPTXLowering(llvm::StringRef name) {
   static const char *const kMath[] = {
-      "exp",  "exp10", "log",  "log10", "pow",  "powi", "sin",  "cos",
-      "tan",  "asin",  "acos", "atan",  "atan2", "sinh", "cosh", "tanh"};
+      "exp", "exp10", "log",  "log10", "pow",   "powi", "sin",  "cos",
+      "tan", "asin",  "acos", "atan",  "atan2", "sinh", "cosh", "tanh"};
   if (!name.consume_front("llvm."))
     return false;
   llvm::StringRef base = name.split('.').first;
@@ -84,8 +84,8 @@ llvm::Error tpx::checkModuleForBackend(const llvm::Module &module,
         continue;
       auto *assembly = llvm::cast<llvm::InlineAsm>(call->getCalledOperand());
       unsigned operands = countAsmOperands(*assembly);
-      if (auto bad = findBadAsmOperandReference(assembly->getAsmString(),
-                                                operands))
+      if (auto bad =
+              findBadAsmOperandReference(assembly->getAsmString(), operands))
         return makeError(
             "inline assembly in '" + name + "' refers to operand $" +
             (*bad == ~0u ? std::string("<huge>") : std::to_string(*bad)) +
