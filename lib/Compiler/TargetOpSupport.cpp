@@ -39,8 +39,8 @@ struct StageRule {
 
 static std::optional<StageRule> getStageRule(llvm::StringRef family,
                                              llvm::StringRef stage) {
-  const char *const kTTIRDialects[] = {"builtin", "tt",  "arith", "math",
-                                       "scf",     "cf",  "ub"};
+  const char *const kTTIRDialects[] = {"builtin", "tt", "arith", "math",
+                                       "scf",     "cf", "ub"};
   StageRule rule;
   if (stage == "ttir" || (stage == "ttgir" && family != "cpu")) {
     for (const char *name : kTTIRDialects)
@@ -97,10 +97,12 @@ static LogicalResult checkKernelRules(Operation *op) {
   auto isBool = [](Type type) {
     return getElementTypeOrSelf(type).isInteger(1);
   };
-  if (auto rmw = dyn_cast<tt::AtomicRMWOp>(op); rmw && isBool(rmw.getVal().getType()))
+  if (auto rmw = dyn_cast<tt::AtomicRMWOp>(op);
+      rmw && isBool(rmw.getVal().getType()))
     return op->emitError("atomics on i1 (bool) elements are not supported "
                          "(Triton rejects them too); use i8 or i32");
-  if (auto cas = dyn_cast<tt::AtomicCASOp>(op); cas && isBool(cas.getVal().getType()))
+  if (auto cas = dyn_cast<tt::AtomicCASOp>(op);
+      cas && isBool(cas.getVal().getType()))
     return op->emitError("atomics on i1 (bool) elements are not supported "
                          "(Triton rejects them too); use i8 or i32");
   if (auto function = dyn_cast<FunctionOpInterface>(op))
@@ -139,8 +141,8 @@ llvm::Error tpx::checkTargetOpSupport(ModuleOp module, llvm::StringRef target,
   });
   module->walk([&](Operation *op) {
     llvm::StringRef dialect = op->getName().getDialectNamespace();
-    bool accepted = rule->dialects.contains(dialect) ||
-                    pluginDialects.contains(dialect);
+    bool accepted =
+        rule->dialects.contains(dialect) || pluginDialects.contains(dialect);
     // builtin.module is the container; other builtin ops (casts) are not
     // kernel code.
     if (dialect == "builtin" && !isa<ModuleOp>(op))
@@ -149,10 +151,9 @@ llvm::Error tpx::checkTargetOpSupport(ModuleOp module, llvm::StringRef target,
       accepted = false;
     LogicalResult ok = success();
     if (!accepted) {
-      ok = op->emitError("'")
-           << op->getName() << "' is not accepted in the " << stage
-           << " stage of target '" << target << "', which takes "
-           << rule->description;
+      ok = op->emitError("'") << op->getName() << "' is not accepted in the "
+                              << stage << " stage of target '" << target
+                              << "', which takes " << rule->description;
     } else if (rule->checkKernelRules) {
       ok = checkKernelRules(op);
     }

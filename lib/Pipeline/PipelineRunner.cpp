@@ -157,8 +157,8 @@ tpx::runPipeline(const Pipeline &pipeline,
         if (options.checkOverride)
           if (Error error = options.checkOverride(stage.name, *replacement))
             return makeError(*path + ": cannot use as override of stage '" +
-                             stage.name + "': " +
-                             llvm::toString(std::move(error)));
+                             stage.name +
+                             "': " + llvm::toString(std::move(error)));
         module = std::move(replacement);
       }
       result.output = printModule(*module, options.printDebugInfo);

@@ -70,9 +70,9 @@ static uint64_t truncate(uint64_t bits, Format from, Format to) {
   }
   // Source subnormals have exponent field 0 but scale like field 1.
   int exponent = (exponentField == 0 ? 1 : exponentField) - from.bias();
-  uint64_t significand =
-      exponentField == 0 ? mantissa
-                         : mantissa | (uint64_t(1) << from.mantissaBits);
+  uint64_t significand = exponentField == 0
+                             ? mantissa
+                             : mantissa | (uint64_t(1) << from.mantissaBits);
   if (significand == 0)
     return sign;
   if (exponent > to.bias())
@@ -155,47 +155,35 @@ uint64_t tpx::cpu::extendF16ToF64(uint16_t bits) {
 // The C ABI entry points
 //===----------------------------------------------------------------------===//
 
-static uint32_t bitsOf(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
+/// std::bit_cast (C++20) for C++17.
+template <typename To, typename From> static To bitCast(From value) {
+  static_assert(sizeof(To) == sizeof(From), "sizes differ");
+  To result;
+  std::memcpy(&result, &value, sizeof result);
+  return result;
 }
-static uint64_t bitsOf(double value) {
-  uint64_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
+static uint32_t bitsOf(float value) { return bitCast<uint32_t>(value); }
+static uint64_t bitsOf(double value) { return bitCast<uint64_t>(value); }
+static float floatOf(uint32_t bits) { return bitCast<float>(bits); }
+static double doubleOf(uint64_t bits) { return bitCast<double>(bits); }
 /// A 16-bit float result in the low bits of a float register.
-static float half16(uint16_t bits) {
-  uint32_t word = bits;
-  float value;
-  std::memcpy(&value, &word, sizeof value);
-  return value;
-}
+static float half16(uint16_t bits) { return floatOf(bits); }
 /// A 16-bit float argument from the low bits of a float register.
 static uint16_t low16(float packed) {
   return static_cast<uint16_t>(bitsOf(packed) & 0xffff);
 }
-static float floatOf(uint32_t bits) {
-  float value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
-static double doubleOf(uint64_t bits) {
-  double value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
 
-static float truncsfbf2(float x) { return half16(truncateF32ToBF16(bitsOf(x))); }
+static float truncsfbf2(float x) {
+  return half16(truncateF32ToBF16(bitsOf(x)));
+}
 static float truncdfbf2(double x) {
   return half16(truncateF64ToBF16(bitsOf(x)));
 }
 static float truncsfhf2(float x) { return half16(truncateF32ToF16(bitsOf(x))); }
-static float truncdfhf2(double x) { return half16(truncateF64ToF16(bitsOf(x))); }
-static float extendbfsf2(float x) {
-  return floatOf(extendBF16ToF32(low16(x)));
+static float truncdfhf2(double x) {
+  return half16(truncateF64ToF16(bitsOf(x)));
 }
+static float extendbfsf2(float x) { return floatOf(extendBF16ToF32(low16(x))); }
 static float extendhfsf2(float x) { return floatOf(extendF16ToF32(low16(x))); }
 static double extendhfdf2(float x) {
   return doubleOf(extendF16ToF64(low16(x)));
@@ -204,27 +192,18 @@ static double extendhfdf2(float x) {
 static uint16_t gnuF2H(float x) { return truncateF32ToF16(bitsOf(x)); }
 static float gnuH2F(uint16_t x) { return floatOf(extendF16ToF32(x)); }
 
-static float powisf2(float x, int32_t n) {
-  // Exponentiation by squaring, as compiler-rt defines llvm.powi.
-  bool reciprocal = n < 0;
-  float result = 1;
+/// llvm.powi: exponentiation by squaring, as compiler-rt defines it.
+template <typename T> static T powi(T x, int32_t n) {
+  T result = 1;
   for (int64_t e = n; e; e /= 2) {
     if (e % 2)
       result *= x;
     x *= x;
   }
-  return reciprocal ? 1 / result : result;
+  return n < 0 ? 1 / result : result;
 }
-static double powidf2(double x, int32_t n) {
-  bool reciprocal = n < 0;
-  double result = 1;
-  for (int64_t e = n; e; e /= 2) {
-    if (e % 2)
-      result *= x;
-    x *= x;
-  }
-  return reciprocal ? 1 / result : result;
-}
+static float powisf2(float x, int32_t n) { return powi(x, n); }
+static double powidf2(double x, int32_t n) { return powi(x, n); }
 
 #ifdef __SIZEOF_INT128__
 using i128 = __int128;
@@ -264,41 +243,41 @@ template <typename F> static void *address(F *function) {
 
 const std::vector<BuiltinSymbol> &tpx::cpu::getBuiltinSymbols() {
   static const std::vector<BuiltinSymbol> symbols = {
-      {"__truncsfbf2", address(truncsfbf2)},
-      {"__truncdfbf2", address(truncdfbf2)},
-      {"__extendbfsf2", address(extendbfsf2)},
-      {"__truncsfhf2", address(truncsfhf2)},
-      {"__truncdfhf2", address(truncdfhf2)},
-      {"__extendhfsf2", address(extendhfsf2)},
-      {"__extendhfdf2", address(extendhfdf2)},
-      {"__gnu_f2h_ieee", address(gnuF2H)},
-      {"__gnu_h2f_ieee", address(gnuH2F)},
-      {"__powisf2", address(powisf2)},
-      {"__powidf2", address(powidf2)},
+    {"__truncsfbf2", address(truncsfbf2)},
+    {"__truncdfbf2", address(truncdfbf2)},
+    {"__extendbfsf2", address(extendbfsf2)},
+    {"__truncsfhf2", address(truncsfhf2)},
+    {"__truncdfhf2", address(truncdfhf2)},
+    {"__extendhfsf2", address(extendhfsf2)},
+    {"__extendhfdf2", address(extendhfdf2)},
+    {"__gnu_f2h_ieee", address(gnuF2H)},
+    {"__gnu_h2f_ieee", address(gnuH2F)},
+    {"__powisf2", address(powisf2)},
+    {"__powidf2", address(powidf2)},
 #ifdef __SIZEOF_INT128__
-      {"__divti3", address(divti3)},
-      {"__udivti3", address(udivti3)},
-      {"__modti3", address(modti3)},
-      {"__umodti3", address(umodti3)},
-      {"__multi3", address(multi3)},
-      {"__floattisf", address(floattisf)},
-      {"__floattidf", address(floattidf)},
-      {"__floatuntisf", address(floatuntisf)},
-      {"__floatuntidf", address(floatuntidf)},
-      {"__fixsfti", address(fixsfti)},
-      {"__fixdfti", address(fixdfti)},
-      {"__fixunssfti", address(fixunssfti)},
-      {"__fixunsdfti", address(fixunsdfti)},
+    {"__divti3", address(divti3)},
+    {"__udivti3", address(udivti3)},
+    {"__modti3", address(modti3)},
+    {"__umodti3", address(umodti3)},
+    {"__multi3", address(multi3)},
+    {"__floattisf", address(floattisf)},
+    {"__floattidf", address(floattidf)},
+    {"__floatuntisf", address(floatuntisf)},
+    {"__floatuntidf", address(floatuntidf)},
+    {"__fixsfti", address(fixsfti)},
+    {"__fixdfti", address(fixdfti)},
+    {"__fixunssfti", address(fixunssfti)},
+    {"__fixunsdfti", address(fixunsdfti)},
 #endif
 #if defined(__x86_64__) && defined(__SIZEOF_FLOAT128__)
-      {"__addtf3", address(addtf3)},
-      {"__subtf3", address(subtf3)},
-      {"__multf3", address(multf3)},
-      {"__divtf3", address(divtf3)},
-      {"__extendsftf2", address(extendsftf2)},
-      {"__extenddftf2", address(extenddftf2)},
-      {"__trunctfsf2", address(trunctfsf2)},
-      {"__trunctfdf2", address(trunctfdf2)},
+    {"__addtf3", address(addtf3)},
+    {"__subtf3", address(subtf3)},
+    {"__multf3", address(multf3)},
+    {"__divtf3", address(divtf3)},
+    {"__extendsftf2", address(extendsftf2)},
+    {"__extenddftf2", address(extenddftf2)},
+    {"__trunctfsf2", address(trunctfsf2)},
+    {"__trunctfdf2", address(trunctfdf2)},
 #endif
   };
   return symbols;

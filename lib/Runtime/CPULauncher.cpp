@@ -2,8 +2,8 @@
 #include "tpx/Runtime/CPULauncher.h"
 
 #include "CPURuntimeState.h"
-#include "tpx/Runtime/CPUBuiltins.h"
 #include "tpx/Plugin/PluginLoader.h"
+#include "tpx/Runtime/CPUBuiltins.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -89,7 +89,8 @@ bool tpx::isDefinedByCPURuntime(llvm::StringRef symbol) {
 }
 
 /// Loaded kernels by binary hash, so that relaunching costs no linking.
-static llvm::Expected<LoadedKernel *> getLoadedKernel(const Artifact &artifact) {
+static llvm::Expected<LoadedKernel *>
+getLoadedKernel(const Artifact &artifact) {
   static std::mutex mutex;
   static std::map<std::string, std::unique_ptr<LoadedKernel>> kernels;
   // A cached artifact already names its binary by content; hash only
@@ -135,8 +136,8 @@ llvm::Error tpx::launchOnCPU(const Artifact &artifact,
   uint64_t total = uint64_t(grid[0]) * grid[1] * grid[2];
   if (total == 0)
     return llvm::Error::success();
-  unsigned threads =
-      options.numThreads ? options.numThreads
+  unsigned threads = options.numThreads
+                         ? options.numThreads
                          : llvm::hardware_concurrency().compute_thread_count();
   threads = static_cast<unsigned>(std::min<uint64_t>(threads, total));
   EntryFn entry = (*kernel)->entry;

@@ -53,9 +53,10 @@ TEST(PipelineEdit, ErrorsNameStageAndAnchorAndLeaveThePipeline) {
   EXPECT_EQ(errorOf(p.insertBefore("ttgir", "cse", entry("a"))),
             "pipeline of target 'cpu' has no stage 'ttgir' (stages: ttir, "
             "llir, obj)");
-  EXPECT_EQ(errorOf(p.remove("ttir", "nope")),
-            "stage 'ttir' has no pass 'nope' (passes: "
-            "builtin.module(inline,tt-replace-poison,canonicalize,cse,symbol-dce))");
+  EXPECT_EQ(
+      errorOf(p.remove("ttir", "nope")),
+      "stage 'ttir' has no pass 'nope' (passes: "
+      "builtin.module(inline,tt-replace-poison,canonicalize,cse,symbol-dce))");
   EXPECT_TRUE(p == before);
 }
 

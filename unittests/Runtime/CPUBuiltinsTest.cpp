@@ -36,8 +36,9 @@ double f16Value(uint16_t h) {
   int exponent = (h >> 10) & 0x1f;
   double mantissa = h & 0x3ff;
   double magnitude = exponent == 31 ? (mantissa ? NAN : INFINITY)
-                     : exponent == 0 ? std::ldexp(mantissa, -24)
-                                   : std::ldexp(1024 + mantissa, exponent - 25);
+                     : exponent == 0
+                         ? std::ldexp(mantissa, -24)
+                         : std::ldexp(1024 + mantissa, exponent - 25);
   return (h & 0x8000) ? -magnitude : magnitude;
 }
 
@@ -54,8 +55,8 @@ void expectNearestEven(double x, uint16_t rounded, Decode value,
     if (neighbour < 0 || neighbour >= infinity)
       continue;
     double other = std::fabs(value(uint16_t(sign | neighbour)) - x);
-    ASSERT_LE(error, other) << what << ": neighbour " << neighbour
-                            << " is nearer to " << x;
+    ASSERT_LE(error, other)
+        << what << ": neighbour " << neighbour << " is nearer to " << x;
     if (error == other)
       ASSERT_EQ(magnitude % 2, 0) << what << ": tie not to even for " << x;
   }
@@ -98,12 +99,13 @@ TEST(CPUBuiltinsTest, RoundsToNearestEven) {
       continue;
     uint16_t b = truncateF32ToBF16(bitsOf(x));
     if (std::isinf(bf16Value(b)))
-      ASSERT_GE(std::fabs(x), 3.3961775292304610e38) << x; // > max bf16 + 1/2 ulp
+      ASSERT_GE(std::fabs(x), 3.3961775292304610e38)
+          << x; // > max bf16 + 1/2 ulp
     else
       expectNearestEven(x, b, bf16Value, 0x7f80, "bf16");
     // f16 sees mostly overflow and zero from uniform bits; scale into range.
-    float y = std::ldexp(x, -std::ilogb(x == 0 ? 1.0f : x) +
-                                int(random() % 44) - 26);
+    float y =
+        std::ldexp(x, -std::ilogb(x == 0 ? 1.0f : x) + int(random() % 44) - 26);
     uint16_t h = truncateF32ToF16(bitsOf(y));
     if (std::isinf(f16Value(h)))
       ASSERT_GE(std::fabs(y), 65520.0) << y;
@@ -126,8 +128,8 @@ TEST(CPUBuiltinsTest, EdgeValues) {
   // f64 -> f16 rounds once: through f32 this would be a tie, rounded down.
   double justAboveHalf = 1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40);
   EXPECT_EQ(truncateF64ToF16(bitsOf(justAboveHalf)), 0x3c01);
-  EXPECT_EQ(truncateF64ToBF16(bitsOf(1.0 + std::ldexp(1.0, -8) +
-                                     std::ldexp(1.0, -40))),
+  EXPECT_EQ(truncateF64ToBF16(
+                bitsOf(1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -40))),
             0x3f81);
 }
 

@@ -18,7 +18,8 @@ TEST(LLVMBackendGuardTest, FatalErrorBecomesAnError) {
   EXPECT_EQ(llvm::toString(std::move(error)),
             "emitting: LLVM failed: Cannot select: intrinsic %llvm.boom");
   // The process is intact: guarding again works.
-  EXPECT_FALSE(bool(runLLVMGuarded("again", [] { return llvm::Error::success(); })));
+  EXPECT_FALSE(
+      bool(runLLVMGuarded("again", [] { return llvm::Error::success(); })));
 }
 
 TEST(LLVMBackendGuardTest, CrashBecomesAnError) {
@@ -28,8 +29,9 @@ TEST(LLVMBackendGuardTest, CrashBecomesAnError) {
     return llvm::Error::success();
   });
   ASSERT_TRUE(bool(error));
-  EXPECT_NE(llvm::toString(std::move(error)).find("emitting: LLVM failed: crashed"),
-            std::string::npos);
+  EXPECT_NE(
+      llvm::toString(std::move(error)).find("emitting: LLVM failed: crashed"),
+      std::string::npos);
 }
 
 TEST(LLVMBackendGuardTest, ErrorsOfTheWorkPassThrough) {

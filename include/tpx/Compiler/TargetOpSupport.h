@@ -1,4 +1,5 @@
-//===- TargetOpSupport.h - what a target accepts, stage by stage -*- C++ -*-===//
+//===- TargetOpSupport.h - what a target accepts, stage by stage -*- C++
+//-*-===//
 //
 // A kernel is checked against what its target can compile before any pass
 // runs, and every MLIR override file is checked the same way for the stage

@@ -1,4 +1,5 @@
-//===- CPUBuiltins.h - compiler-rt builtins the CPU runtime defines -*- C++ -*-===//
+//===- CPUBuiltins.h - compiler-rt builtins the CPU runtime defines -*- C++
+//-*-===//
 //
 // LLVM lowers some operations to library calls when the target CPU has no
 // instruction for them: bf16 and f16 conversions without AVX512-BF16 or F16C,

@@ -1,7 +1,7 @@
 //===- CPUObjectEmitter.cpp - LLVM dialect -> host object file ------------===//
-#include "tpx/Target/CPU/CPUTarget.h"
 #include "tpx/Pipeline/StageEmitter.h"
 #include "tpx/Runtime/CPULauncher.h"
+#include "tpx/Target/CPU/CPUTarget.h"
 #include "tpx/Target/Common/LLVMBackendGuard.h"
 #include "tpx/Target/Common/LLVMModuleChecks.h"
 
@@ -39,7 +39,6 @@ static void initializeNativeTarget() {
   });
 }
 
-
 std::string tpx::getCPUArch() {
   const char *arch = std::getenv("TPX_CPU_ARCH");
   return arch && *arch ? arch : "host";
@@ -67,7 +66,8 @@ getTargetMachineBuilder() {
     return llvm::orc::JITTargetMachineBuilder::detectHost();
   llvm::Triple triple(llvm::sys::getProcessTriple());
   std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return makeError("no LLVM target for the host triple '" + triple.str() +
                      "': " + error);

@@ -55,8 +55,7 @@ llvm::Error tpx::runLLVMGuarded(llvm::StringRef what,
     message = llvm::CrashRecoveryContext::isCrash(context.RetCode)
                   ? "crashed (exit code " + std::to_string(context.RetCode) +
                         ", 128 + the signal)"
-                  : "stopped with exit code " +
-                        std::to_string(context.RetCode);
+                  : "stopped with exit code " + std::to_string(context.RetCode);
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  what + ": LLVM failed: " + message);
 }
@@ -80,8 +79,7 @@ struct CollectingDiagnosticHandler : public llvm::DiagnosticHandler {
 };
 } // namespace
 
-void tpx::collectLLVMErrors(llvm::LLVMContext &context,
-                            std::string &messages) {
+void tpx::collectLLVMErrors(llvm::LLVMContext &context, std::string &messages) {
   context.setDiagnosticHandler(
       std::make_unique<CollectingDiagnosticHandler>(messages));
 }

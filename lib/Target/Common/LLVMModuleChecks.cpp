@@ -2,6 +2,7 @@
 #include "tpx/Target/Common/LLVMModuleChecks.h"
 #include "tpx/Support/InlineAsmOperands.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
@@ -33,13 +34,26 @@ static std::optional<llvm::StringRef> getIntrinsicArch(llvm::StringRef name) {
     return std::nullopt;
   llvm::StringRef prefix = name.split('.').first;
   static const char *const kArchPrefixes[] = {
-      "aarch64", "amdgcn", "arm",   "bpf",  "dx",   "hexagon", "loongarch",
-      "mips",    "nvvm",   "ppc",   "r600", "riscv", "s390",   "spv",
-      "ve",      "wasm",   "x86",   "xcore"};
+      "aarch64",   "amdgcn", "arm",  "bpf",  "dx",   "hexagon",
+      "loongarch", "mips",   "nvvm", "ppc",  "r600", "riscv",
+      "s390",      "spv",    "ve",   "wasm", "x86",  "xcore"};
   for (const char *arch : kArchPrefixes)
     if (prefix == arch)
       return prefix;
   return std::nullopt;
+}
+
+/// Math intrinsics the NVPTX backend has no instruction and no library for
+/// (it would ask for a libcall that does not exist on the device): on
+/// NVIDIA, math becomes libdevice calls in the llir stage instead.
+static bool isMathWithoutNVPTXLowering(llvm::StringRef name) {
+  static const char *const kMath[] = {
+      "exp", "exp10", "log",  "log10", "pow",   "powi", "sin",  "cos",
+      "tan", "asin",  "acos", "atan",  "atan2", "sinh", "cosh", "tanh"};
+  if (!name.consume_front("llvm."))
+    return false;
+  llvm::StringRef base = name.split('.').first;
+  return llvm::is_contained(kMath, base);
 }
 
 llvm::Error tpx::checkModuleForBackend(const llvm::Module &module,
@@ -56,6 +70,13 @@ llvm::Error tpx::checkModuleForBackend(const llvm::Module &module,
       if (!function.isIntrinsic())
         return makeError("the kernel calls '" + name +
                          "', which is not an LLVM intrinsic");
+      if (triple.isNVPTX() && !function.use_empty() &&
+          isMathWithoutNVPTXLowering(name))
+        return makeError(
+            "the kernel calls '" + name + "', which target '" + target +
+            "' has no instruction for: on NVIDIA, math must become libdevice "
+            "calls (the llir stage's tpx-nvidia-math-to-libdevice pass, "
+            "before convert-math-to-llvm, is missing from the pipeline?)");
     }
     for (const llvm::Instruction &instruction : llvm::instructions(function)) {
       auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction);
@@ -63,8 +84,8 @@ llvm::Error tpx::checkModuleForBackend(const llvm::Module &module,
         continue;
       auto *assembly = llvm::cast<llvm::InlineAsm>(call->getCalledOperand());
       unsigned operands = countAsmOperands(*assembly);
-      if (auto bad = findBadAsmOperandReference(assembly->getAsmString(),
-                                                operands))
+      if (auto bad =
+              findBadAsmOperandReference(assembly->getAsmString(), operands))
         return makeError(
             "inline assembly in '" + name + "' refers to operand $" +
             (*bad == ~0u ? std::string("<huge>") : std::to_string(*bad)) +

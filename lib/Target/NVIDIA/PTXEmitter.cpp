@@ -1,8 +1,8 @@
 //===- PTXEmitter.cpp - LLVM dialect -> PTX through the NVPTX backend -----===//
 #include "PTXSymbolNames.h"
-#include "tpx/Target/NVIDIA/NVIDIATarget.h"
 #include "tpx/Target/Common/LLVMBackendGuard.h"
 #include "tpx/Target/Common/LLVMModuleChecks.h"
+#include "tpx/Target/NVIDIA/NVIDIATarget.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -83,8 +83,8 @@ static llvm::Error linkLibdevice(llvm::Module &module) {
   auto libdevice =
       llvm::parseBitcodeFile((*buffer)->getMemBufferRef(), module.getContext());
   if (!libdevice)
-    return makeError("cannot read libdevice '" + path + "': " +
-                     llvm::toString(libdevice.takeError()));
+    return makeError("cannot read libdevice '" + path +
+                     "': " + llvm::toString(libdevice.takeError()));
   // libdevice's own triple ("nvptx64-nvidia-gpulibs") differs on purpose.
   (*libdevice)->setTargetTriple(module.getTargetTriple());
   (*libdevice)->setDataLayout(module.getDataLayout());
@@ -142,7 +142,8 @@ static llvm::Error compileToPTX(mlir::ModuleOp module, llvm::StringRef chip,
     return err;
   // libdevice asks __nvvm_reflect("__CUDA_FTZ"); keep denormals (IEEE, as
   // on the CPU) rather than flushing them to zero.
-  llvmModule->addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(0));
+  llvmModule->addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
+                            uint32_t(0));
   // Everything but the kernels becomes internal, so that -O3 inlines the
   // body and drops what is unused.
   llvm::internalizeModule(*llvmModule, [](const llvm::GlobalValue &value) {
@@ -165,16 +166,16 @@ static llvm::Error compileToPTX(mlir::ModuleOp module, llvm::StringRef chip,
     return makeError("the NVPTX backend cannot emit assembly");
   codegen.run(*llvmModule);
   if (!llvmErrors.empty())
-    return makeError("LLVM could not compile the kernel to PTX: " +
-                     llvmErrors);
+    return makeError("LLVM could not compile the kernel to PTX: " + llvmErrors);
   return llvm::Error::success();
 }
 
 llvm::Expected<std::string> tpx::emitPTX(mlir::ModuleOp module,
                                          llvm::StringRef chip) {
   llvm::SmallString<0> ptx;
-  if (auto error = runLLVMGuarded("compiling the kernel to PTX for " + chip.str(),
-                                  [&] { return compileToPTX(module, chip, ptx); }))
+  if (auto error =
+          runLLVMGuarded("compiling the kernel to PTX for " + chip.str(),
+                         [&] { return compileToPTX(module, chip, ptx); }))
     return std::move(error);
   return std::string(ptx.str());
 }

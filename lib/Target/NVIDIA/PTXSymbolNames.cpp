@@ -9,8 +9,8 @@
 #include "PTXSymbolNames.h"
 #include "tpx/Target/NVIDIA/NVIDIATarget.h"
 
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Module.h"
 
 #include <algorithm>
@@ -64,10 +64,10 @@ llvm::Error tpx::nvidia::makeSymbolNamesValidForPTX(llvm::Module &module) {
     if (valid == undotted)
       continue;
     if (!value.hasLocalLinkage() && module.getNamedValue(valid))
-      return llvm::createStringError(
-          llvm::inconvertibleErrorCode(),
-          "cannot give '" + name + "' the PTX name '" + valid +
-              "': another symbol already has it");
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "cannot give '" + name +
+                                         "' the PTX name '" + valid +
+                                         "': another symbol already has it");
     // Local values take a unique suffix if the name is taken.
     value.setName(valid);
   }

@@ -141,8 +141,8 @@ LogicalResult ElementwiseInlineAsmOp::verify() {
       ++constrained;
   if (constrained != operands)
     return emitOpError("constraints \"")
-           << getConstraints() << "\" describe " << constrained
-           << " operand" << (constrained == 1 ? "" : "s") << ", but the op has "
+           << getConstraints() << "\" describe " << constrained << " operand"
+           << (constrained == 1 ? "" : "s") << ", but the op has "
            << getNumResults() << " result" << (getNumResults() == 1 ? "" : "s")
            << " and " << getArgs().size() << " argument"
            << (getArgs().size() == 1 ? "" : "s");
