@@ -155,39 +155,3 @@ llvm::Error tools::checkFullCompilePipeline(const Pipeline &pipeline,
       "; add the emit stages, or pass --stop-after " +
       (last.empty() ? std::string("STAGE") : last) + " to get that IR");
 }
-
-void tools::warnAboutMissingPasses(const Pipeline &pipeline,
-                                   StringRef pipelineFile) {
-  struct Essential {
-    const char *family, *pass, *why;
-  };
-  static const Essential kEssential[] = {
-      {"nvidia", "tpx-nvidia-math-to-libdevice",
-       "math functions (exp, log, sin, ...) then reach the NVPTX backend, "
-       "which cannot lower them (stage 'ptx' then fails inside LLVM, e.g. "
-       "with \"no libcall available for fexp\" or \"Cannot select\")"},
-  };
-  auto family = getTargetFamily(pipeline.getTarget());
-  auto defaults = getDefaultPipeline(pipeline.getTarget());
-  if (!family || !defaults) {
-    llvm::consumeError(family.takeError());
-    llvm::consumeError(defaults.takeError());
-    return;
-  }
-  for (const Essential &essential : kEssential) {
-    if (*family != essential.family)
-      continue;
-    const Stage *home = nullptr;
-    for (const Stage &stage : defaults->getStages())
-      if (stage.find(essential.pass) >= 0)
-        home = &stage;
-    bool present = llvm::any_of(pipeline.getStages(), [&](const Stage &stage) {
-      return stage.find(essential.pass) >= 0;
-    });
-    if (home && !present)
-      llvm::errs() << "warning: " << pipelineFile << ": no stage runs "
-                   << essential.pass << " (the default pipeline runs it in "
-                   << "stage '" << home->name << "'): " << essential.why
-                   << "\n";
-  }
-}

@@ -49,14 +49,6 @@ llvm::Error checkOverrides(llvm::StringRef overrideDir,
 llvm::Error checkFullCompilePipeline(const Pipeline &pipeline,
                                      llvm::StringRef pipelineFile);
 
-/// Warns about passes that a pipeline file leaves out although without them
-/// a compile fails far from the cause: for NVIDIA targets,
-/// tpx-nvidia-math-to-libdevice (math functions otherwise reach the NVPTX
-/// backend, whose error names neither the pass nor the math function, e.g.
-/// "Cannot select: ... NVPTXISD::CALL").
-void warnAboutMissingPasses(const Pipeline &pipeline,
-                            llvm::StringRef pipelineFile);
-
 } // namespace tpx::tools
 
 #endif // TPX_TOOLS_TPXCOMPILE_COMPILECHECKS_H

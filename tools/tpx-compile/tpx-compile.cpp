@@ -241,7 +241,6 @@ int main(int argc, char **argv) {
     else if (pipeline->getTarget() != opts->target)
       return fail(opts->pipelineFile + ": pipeline is for target '" +
                   pipeline->getTarget() + "', not '" + opts->target + "'");
-    tpx::tools::warnAboutMissingPasses(*pipeline, opts->pipelineFile);
   } else {
     pipeline = module ? tpx::getEffectivePipeline(opts->target, *module)
                       : tpx::getEffectivePipeline(opts->target);

@@ -189,10 +189,26 @@ int main(int argc, char **argv) {
   if (!loadPluginsForTool(argc, argv, remaining))
     return 1;
   tools::hideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(static_cast<int>(remaining.size()),
-                              remaining.data(), "tpx corpus case runner\n");
+  std::string parseErrors;
+  llvm::raw_string_ostream parseStream(parseErrors);
+  bool parsed = cl::ParseCommandLineOptions(
+      static_cast<int>(remaining.size()), remaining.data(),
+      "tpx corpus case runner\n", &parseStream);
   std::string name =
       llvm::sys::path::filename(llvm::StringRef(caseDir).rtrim("/")).str();
+  // A bad option is a FAIL line of its case; without a case directory there
+  // is nothing to name, and the usage error goes to stderr alone.
+  if (!parsed) {
+    if (caseDir.empty()) {
+      llvm::errs() << parseErrors;
+      return 1;
+    }
+    // LLVM prints errors about an option's value to stderr itself.
+    llvm::StringRef reason = llvm::StringRef(parseErrors).trim();
+    finish(name, reason.empty() ? "invalid command line (the option parser's "
+                                  "message is on stderr)"
+                                : reason);
+  }
   if (std::string problem = checkOptions(); !problem.empty())
     finish(name, problem);
   auto caseFile = CaseFile::read(caseDir, name);
