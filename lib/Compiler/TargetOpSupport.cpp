@@ -79,8 +79,28 @@ static bool hasTooManyElements(Type type) {
          tensor.getNumElements() > kMaxTensorElements;
 }
 
+/// A region op (loop or if) whose results include a tensor.
+static bool carriesTensors(Operation *op) {
+  return op->getNumRegions() > 0 &&
+         llvm::any_of(op->getResultTypes(),
+                      [](Type type) { return isa<RankedTensorType>(type); });
+}
+
 /// The kernel-level rules of ttir/ttgir for one op; emits at the op.
 static LogicalResult checkKernelRules(Operation *op) {
+  if (carriesTensors(op)) {
+    unsigned depth = 1;
+    for (Operation *parent = op->getParentOp(); parent;
+         parent = parent->getParentOp())
+      depth += carriesTensors(parent);
+    // Reported once, at the first op past the limit.
+    if (depth == kMaxTensorRegionNesting + 1)
+      return op->emitError("loops and ifs that carry tensors are nested ")
+             << depth << " deep here; tpx accepts at most "
+             << kMaxTensorRegionNesting
+             << " (the CPU's bufferization analysis takes time exponential "
+                "in this depth)";
+  }
   for (Type type : op->getResultTypes())
     if (hasTooManyElements(type))
       return op->emitError("result of type ")

@@ -3,6 +3,7 @@
 
 #include "tpx/Pipeline/PipelineRunner.h"
 #include "tpx/Pipeline/TargetPipelines.h"
+#include "tpx/Support/SourceNesting.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
@@ -61,7 +62,14 @@ static llvm::Error checkMLIROverride(StringRef path, const Stage &stage,
   llvm::raw_string_ostream os(diagnostics);
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, context, os);
-  auto module = mlir::parseSourceFile<mlir::ModuleOp>(path, sourceMgr, context);
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return makeError(path + ": cannot read: " + buffer.getError().message());
+  if (auto deep = findExcessiveNesting((*buffer)->getBuffer()))
+    return makeError(path + ": cannot use as override of stage '" + stage.name +
+                     "': " + *deep);
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  auto module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, context);
   if (!module)
     return makeError(path + ": cannot use as override of stage '" + stage.name +
                      "':\n" + StringRef(diagnostics).rtrim());

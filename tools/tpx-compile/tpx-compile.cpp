@@ -26,6 +26,7 @@
 #include "tpx/Plugin/PluginCommandLine.h"
 #include "tpx/Plugin/PluginRegistry.h"
 #include "tpx/Registration/TpxRegistration.h"
+#include "tpx/Support/SourceNesting.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -217,6 +218,8 @@ int main(int argc, char **argv) {
     auto buffer = mlir::openInputFile(opts->inputFile, &message);
     if (!buffer)
       return fail(opts->inputFile + ": " + message);
+    if (auto deep = tpx::findExcessiveNesting(buffer->getBuffer()))
+      return fail(opts->inputFile + ": " + *deep);
     sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
     module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
     if (!module)

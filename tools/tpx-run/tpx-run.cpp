@@ -24,6 +24,7 @@
 #include "tpx/Registration/TpxRegistration.h"
 #include "tpx/Runtime/CPULauncher.h"
 #include "tpx/Runtime/CUDALauncher.h"
+#include "tpx/Support/SourceNesting.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -230,6 +231,8 @@ int main(int argc, char **argv) {
   auto kernelBuffer = llvm::MemoryBuffer::getFile(kernelPath);
   if (!kernelBuffer)
     finish(name, kernelPath + ": " + kernelBuffer.getError().message());
+  if (auto deep = findExcessiveNesting((*kernelBuffer)->getBuffer()))
+    finish(name, "cannot parse kernel.ttir: " + *deep);
   sourceMgr.AddNewSourceBuffer(std::move(*kernelBuffer), llvm::SMLoc());
   auto module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
   if (!module)

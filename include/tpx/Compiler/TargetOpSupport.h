@@ -10,7 +10,8 @@
 //   ttir   tt, arith, math, scf, cf and ub ops, ops of dialects that loaded
 //          plugins register (their passes lower them), and builtin.module;
 //          no tensor of more than 2^20 elements (Triton's limit); no
-//          atomics on i1; the kernel (the public function) returns nothing.
+//          atomics on i1; the kernel (the public function) returns nothing;
+//          loops and ifs carrying tensors nested at most 16 deep.
 //   ttgir  as ttir, plus tpxgpu (targets with a ttgir stage).
 //   llir   the llvm dialect and the target's own (nvvm on NVIDIA, rocdl on
 //          AMD; none on the CPU).
@@ -27,6 +28,11 @@ namespace tpx {
 
 /// Triton's limit on the elements of one tensor (TRITON_MAX_TENSOR_NUMEL).
 constexpr int64_t kMaxTensorElements = int64_t(1) << 20;
+
+/// The deepest nesting of loops and ifs that carry tensors: one-shot
+/// bufferization's alias analysis takes time exponential in it (depth 16
+/// compiles in about a second, 24 in over a minute).
+constexpr unsigned kMaxTensorRegionNesting = 16;
 
 /// Checks that `module` holds only what `stage` of `target` accepts as its
 /// input (for ttir: the kernel) or output (an override). Stages without
