@@ -56,6 +56,8 @@ static void setPassOption(Pipeline &pipeline, llvm::StringRef pass,
 /// num_warps and num_stages reach the GPU passes as their options.
 static void applyLaunchOptions(Pipeline &pipeline,
                                const CompileOptions &options) {
+  setPassOption(pipeline, "tpx-nvidia-select-codegen", "num-warps",
+                options.numWarps);
   setPassOption(pipeline, "convert-tt-to-tpxgpu", "num-warps",
                 options.numWarps);
   setPassOption(pipeline, "tpxgpu-prefetch-loads", "num-stages",

@@ -11,11 +11,15 @@
 #include "tpx/Plugin/PluginCommandLine.h"
 #include "tpx/Plugin/PluginRegistry.h"
 #include "tpx/Registration/TpxRegistration.h"
+#include "tpx/Support/SourceNesting.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 #include <vector>
 
@@ -38,7 +42,36 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   tpx::registerTpxDialects(registry);
   tpx::appendPluginDialects(registry);
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(static_cast<int>(args.size()), args.data(),
-                        "tpx optimizer driver\n", registry));
+  int count = static_cast<int>(args.size());
+  auto [input, output] = mlir::registerAndParseCLIOptions(
+      count, args.data(), "tpx optimizer driver\n", registry);
+
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(count, args.data(), input, output, registry));
+
+  // MLIR's parser recurses: bound the input's nesting before it runs.
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> text = mlir::openInputFile(input, &error);
+  if (!text) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  if (auto deep = tpx::findExcessiveNesting(text->getBuffer())) {
+    llvm::errs() << text->getBufferIdentifier() << ": " << *deep << "\n";
+    return 1;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> out =
+      mlir::openOutputFile(output, &error);
+  if (!out) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  if (mlir::failed(
+          mlir::MlirOptMain(out->os(), std::move(text), registry, config)))
+    return 1;
+  out->keep();
+  return 0;
 }

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace tpx {
@@ -62,12 +63,41 @@ static std::string checkType(Type type) {
   return "";
 }
 
+/// The most 32-bit registers one tensor may take in each thread on the
+/// SIMT path (the register file has 255; past this, ptxas runs for
+/// minutes on code that spills).
+static constexpr int64_t kMaxRegistersPerThread = 1024;
+
+/// Why `type` is too large for the SIMT path with `numWarps`; empty if not.
+static std::string checkRegisterBudget(Type type, unsigned numWarps) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return "";
+  Type element = tensor.getElementType();
+  int64_t bits = isa<tt::PointerType>(element)
+                     ? 64
+                     : (element.isIntOrFloat() ? element.getIntOrFloatBitWidth()
+                                               : 32);
+  int64_t threads = int64_t(std::max(numWarps, 1u)) * 32;
+  int64_t perThread = llvm::divideCeil(tensor.getNumElements(), threads);
+  int64_t registers = perThread * llvm::divideCeil(bits, 32);
+  if (registers <= kMaxRegistersPerThread)
+    return "";
+  return llvm::formatv("a tensor that needs {0} registers per thread with "
+                       "num_warps = {1} (at most {2})",
+                       registers, numWarps, kMaxRegistersPerThread)
+      .str();
+}
+
 /// Why `op` keeps a kernel off the SIMT path; empty if it does not.
-static std::string checkOp(Operation *op) {
+static std::string checkOp(Operation *op, unsigned numWarps) {
   for (Type type :
-       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes())) {
     if (std::string why = checkType(type); !why.empty())
       return why;
+    if (std::string why = checkRegisterBudget(type, numWarps); !why.empty())
+      return why;
+  }
   if (isa<arith::ArithDialect, math::MathDialect, scf::SCFDialect,
           cf::ControlFlowDialect>(op->getDialect()))
     return "";
@@ -96,12 +126,14 @@ static std::string checkOp(Operation *op) {
 namespace {
 struct SelectCodegenPass
     : public tpx::impl::TPXNVIDIASelectCodegenBase<SelectCodegenPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Operation *blocker = nullptr;
     std::string why;
     module.walk([&](Operation *op) {
-      why = checkOp(op);
+      why = checkOp(op, numWarps);
       if (why.empty())
         return WalkResult::advance();
       blocker = op;

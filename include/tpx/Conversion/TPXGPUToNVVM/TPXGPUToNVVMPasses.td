@@ -13,8 +13,16 @@ def TPXNVIDIASelectCodegen
     covered it sets `tpx.codegen = "simt"`; otherwise it sets
     `tpx.codegen = "scalar"` and emits a remark naming the first op that is
     not covered, and the later passes of ttgir and llir leave the kernel to
-    the one-thread-per-program lowering (docs/nvidia-target.md).
+    the one-thread-per-program lowering (docs/nvidia-target.md). A tensor
+    that would give each of the num-warps * 32 threads more than 1024
+    32-bit registers counts as not covered too: ptxas spends minutes on
+    such code, which spills anyway, while the one-thread path compiles it
+    to loops.
   }];
+  let options = [
+    Option<"numWarps", "num-warps", "unsigned", /*default=*/"4",
+           "Warps per program, as convert-tt-to-tpxgpu will use">,
+  ];
 }
 
 def ConvertTPXGPUToNVVM : Pass<"convert-tpxgpu-to-nvvm", "::mlir::ModuleOp"> {

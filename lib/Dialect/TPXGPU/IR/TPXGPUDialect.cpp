@@ -81,6 +81,11 @@ LogicalResult TPXGPUDialect::verifyOperationAttribute(Operation *op,
     return op->emitError() << "'" << name
                            << "' must be a positive power of two, got "
                            << count;
+  } else if (count * getModuleThreadsPerWarp(op) > 1024) {
+    // A thread block (workgroup) has at most 1024 threads on every GPU.
+    return op->emitError() << "'" << name << "' = " << count << " gives "
+                           << count * getModuleThreadsPerWarp(op)
+                           << " threads per program; GPUs run at most 1024";
   }
 
   WalkResult result = op->walk([&](Operation *nested) {
