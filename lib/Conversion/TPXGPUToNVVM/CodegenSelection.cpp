@@ -64,9 +64,10 @@ static std::string checkType(Type type) {
 }
 
 /// The most 32-bit registers one tensor may take in each thread on the
-/// SIMT path (the register file has 255; past this, ptxas runs for
-/// minutes on code that spills).
-static constexpr int64_t kMaxRegistersPerThread = 1024;
+/// SIMT path: the register file (255). Past it the code spills anyway and
+/// ptxas time grows steeply (a 2^20-element f32 tensor with 4 warps, 8192
+/// registers a thread: 69 s; 65536 f64 elements with libdevice math: 40 s).
+static constexpr int64_t kMaxRegistersPerThread = 256;
 
 /// Why `type` is too large for the SIMT path with `numWarps`; empty if not.
 static std::string checkRegisterBudget(Type type, unsigned numWarps) {

@@ -14,8 +14,8 @@ def TPXNVIDIASelectCodegen
     `tpx.codegen = "scalar"` and emits a remark naming the first op that is
     not covered, and the later passes of ttgir and llir leave the kernel to
     the one-thread-per-program lowering (docs/nvidia-target.md). A tensor
-    that would give each of the num-warps * 32 threads more than 1024
-    32-bit registers counts as not covered too: ptxas spends minutes on
+    that would give each of the num-warps * 32 threads more than 256
+    32-bit registers (the register file) counts as not covered too: ptxas spends minutes on
     such code, which spills anyway, while the one-thread path compiles it
     to loops.
   }];
