@@ -61,3 +61,18 @@ module {
     tt.return
   }
 }
+
+// -----
+
+// A tensor past the register file in each thread (65536 f32 over 128
+// threads: 512 registers) goes to the one-thread path, where ptxas does
+// not spend minutes on it.
+// CHECK: module attributes {tpx.codegen = "scalar"}
+module {
+  tt.func public @huge_tile(%x: !tt.ptr<f32>) {
+    // expected-remark @below {{does not cover a tensor that needs 512 registers per thread with num_warps = 4 (at most 256)}}
+    %r = tt.make_range {end = 65536 : i32, start = 0 : i32} : tensor<65536xi32>
+    tt.return
+  }
+}
+
