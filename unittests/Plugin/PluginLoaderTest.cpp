@@ -60,8 +60,12 @@ TEST(PluginLoader, ValidatesFields) {
             std::string::npos);
   info = goodInfo();
   info.numExtensions = 1;
-  EXPECT_EQ(validate(info), "malformed plugin info: 1 extensions declared but "
-                            "the array is null");
+  EXPECT_EQ(validate(info), "malformed plugin info: 1 pipeline extension "
+                            "declared but the array is null");
+  info.numExtensions = 0;
+  info.numPasses = 2;
+  EXPECT_EQ(validate(info),
+            "malformed plugin info: 2 passes declared but the array is null");
 }
 
 TEST(PluginLoader, ValidatesPassOptions) {
