@@ -271,6 +271,18 @@ std::vector<const LoadedPlugin *> tpx::getLoadedPlugins() {
   return plugins;
 }
 
+const LoadedPlugin *tpx::findPluginOfPass(StringRef argument) {
+  RegistryState &state = getState();
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
+  auto owner = state.passOwners.find(argument);
+  if (owner == state.passOwners.end())
+    return nullptr;
+  for (const auto &plugin : state.plugins)
+    if (plugin->name == owner->second)
+      return plugin.get();
+  return nullptr;
+}
+
 void tpx::appendPluginDialects(mlir::DialectRegistry &registry) {
   RegistryState &state = getState();
   std::lock_guard<std::recursive_mutex> lock(state.mutex);

@@ -52,6 +52,10 @@ llvm::Error loadPluginsFromEnvironment(
 /// The loaded plugins, in load order.
 std::vector<const LoadedPlugin *> getLoadedPlugins();
 
+/// The loaded plugin that provides the pass `argument`, or null (a tpx or
+/// MLIR pass, or no pass at all).
+const LoadedPlugin *findPluginOfPass(llvm::StringRef argument);
+
 /// Adds every plugin dialect to `registry` (tools call this before creating
 /// their context, after loading plugins).
 void appendPluginDialects(mlir::DialectRegistry &registry);

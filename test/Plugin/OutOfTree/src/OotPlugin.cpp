@@ -117,16 +117,23 @@ MLIR_DEFINE_EXPLICIT_TYPE_ID(oot::OotDialect)
 
 //===--- 1. oot-op-stats ------------------------------------------------===//
 
-static TpxStatus runOpStats(MlirOperation root, const TpxOptionValues *options,
-                            void *, TpxReporter *reporter) {
+// Runs once per pipeline that names the pass, before anything runs: a bad
+// value is one error, not one per kernel function.
+static TpxStatus checkOpStatsOptions(const TpxOptionValues *options, void *,
+                                     TpxReporter *reporter) {
   int64_t minCount = getInt(options, "min-count");
-  llvm::StringRef attrName = getString(options, "attr");
   if (minCount < 1)
     return fail(reporter, "option 'min-count' must be at least 1, got " +
                               llvm::Twine(minCount));
-  if (attrName.empty())
+  if (getString(options, "attr").empty())
     return fail(reporter, "option 'attr' must not be empty");
+  return TPX_SUCCESS;
+}
 
+static TpxStatus runOpStats(MlirOperation root, const TpxOptionValues *options,
+                            void *, TpxReporter *) {
+  int64_t minCount = getInt(options, "min-count");
+  llvm::StringRef attrName = getString(options, "attr");
   mlir::Operation *func = unwrap(root); // a tt.func (the anchor)
   llvm::MapVector<llvm::StringRef, int64_t> counts;
   func->walk([&](mlir::Operation *op) {
@@ -177,7 +184,8 @@ static TpxStatus runConvertOotToArith(MlirOperation root,
 static const TpxPassInfo kPasses[] = {
     {"oot-op-stats", "Record per-kernel op counts as an attribute",
      /*anchorOp=*/"tt.func", kStatsOptions, 2, runOpStats,
-     /*userData=*/nullptr, /*dependentDialects=*/nullptr},
+     /*userData=*/nullptr, /*dependentDialects=*/nullptr,
+     /*validateOptions=*/checkOpStatsOptions},
     {"convert-oot-to-arith", "Lower the oot dialect to arith",
      /*anchorOp=*/"builtin.module", /*options=*/nullptr, 0,
      runConvertOotToArith, /*userData=*/nullptr,
