@@ -287,6 +287,7 @@ void tpx::appendPluginDialects(mlir::DialectRegistry &registry) {
   RegistryState &state = getState();
   std::lock_guard<std::recursive_mutex> lock(state.mutex);
   state.dialects.appendTo(registry);
+  addMissingDialectHint(registry);
 }
 
 std::vector<PluginDslOp> tpx::getPluginDslOps() {
