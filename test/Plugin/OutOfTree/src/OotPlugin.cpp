@@ -24,6 +24,7 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Support/TypeID.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -35,17 +36,27 @@ using namespace tpx::plugin;
 namespace oot {
 
 /// %r = oot.axpy %x, %y {alpha = A : E} : T   computes A * x + y.
+/// Pure (what ODS spells `Pure`): no memory effects, so unused ones are
+/// erased and identical ones merged by canonicalize and cse, and always
+/// speculatable, so loop-invariant code motion may hoist it.
 class AxpyOp
-    : public mlir::Op<AxpyOp, mlir::OpTrait::ZeroRegions,
-                      mlir::OpTrait::OneResult,
-                      mlir::OpTrait::OneTypedResult<mlir::Type>::Impl,
-                      mlir::OpTrait::ZeroSuccessors,
-                      mlir::OpTrait::NOperands<2>::Impl,
-                      mlir::OpTrait::SameOperandsAndResultType> {
+    : public mlir::Op<
+          AxpyOp, mlir::OpTrait::ZeroRegions, mlir::OpTrait::OneResult,
+          mlir::OpTrait::OneTypedResult<mlir::Type>::Impl,
+          mlir::OpTrait::ZeroSuccessors, mlir::OpTrait::NOperands<2>::Impl,
+          mlir::OpTrait::SameOperandsAndResultType,
+          mlir::MemoryEffectOpInterface::Trait,
+          mlir::ConditionallySpeculatable::Trait,
+          mlir::OpTrait::AlwaysSpeculatableImplTrait> {
 public:
   using Op::Op;
   static llvm::StringRef getOperationName() { return "oot.axpy"; }
   static llvm::ArrayRef<llvm::StringRef> getAttributeNames() { return {}; }
+
+  /// No effects: the op reads and writes no memory.
+  void getEffects(
+      llvm::SmallVectorImpl<
+          mlir::SideEffects::EffectInstance<mlir::MemoryEffects::Effect>> &) {}
 
   static void build(mlir::OpBuilder &builder, mlir::OperationState &state,
                     mlir::Value x, mlir::Value y, double alpha) {
