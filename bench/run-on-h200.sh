@@ -3,7 +3,8 @@
 # carries .mlir-runtime/ (Debian's LLVM/MLIR runtime .debs, from
 # ../shared/device/fetch-mlir-runtime.sh) and .device/ (stripped bin/, lib/,
 # the corpus and unpack-mlir-runtime.sh; see docs/nvidia-target.md).
-#   bench/run-on-h200.sh corpus|sanitizer|pytest|bench|quick  (any subset, in order)
+#   bench/run-on-h200.sh corpus|sanitizer|pytest|sanitizer-suite|bench|quick
+#   (any subset, in order; sanitizer-suite needs pytest first)
 # Writes its reports into $OUT (or /tmp/tpx-out).
 set -uo pipefail
 out=${OUT:-/tmp/tpx-out}
@@ -29,8 +30,20 @@ for step in "$@"; do
     # The CPU test suite's kernels, run on the GPU (cases that test CPU-only
     # behaviour -- bounds checking, x86 inline asm -- are expected to fail).
     TPX_TEST_TARGET=cuda TPX_BUILD_DIR=$PWD/.device python3 -m pytest -q \
-      -p no:cacheprovider test/CPU > "$out/cuda-pytest.txt" 2>&1
+      -p no:cacheprovider --basetemp=/tmp/tpx-pytest-cases test/CPU \
+      > "$out/cuda-pytest.txt" 2>&1
     tail -40 "$out/cuda-pytest.txt" ;;
+  sanitizer-suite)
+    # memcheck over the CPU suite's cases that use cat/gather/histogram/
+    # join/split/scan and descriptors (the one-thread path's shared-buffer
+    # ops; kept by the pytest step in /tmp/tpx-pytest-cases).
+    for c in $(grep -lE '"?tt\.(cat|gather|histogram|join|split|scan|descriptor_[a-z]+|make_tensor_descriptor)' \
+        -r /tmp/tpx-pytest-cases --include=kernel.ttir | xargs -r -n1 dirname | sort); do
+      echo "== $(basename $c)"
+      compute-sanitizer --tool memcheck --print-limit 5 "$bin/tpx-run" "$c" --target cuda 2>&1 | tail -3
+    done > "$out/cuda-sanitizer-suite.txt" 2>&1
+    grep -cE "ERROR SUMMARY: 0 errors" "$out/cuda-sanitizer-suite.txt"
+    grep -E "ERROR SUMMARY: [1-9]" -B3 "$out/cuda-sanitizer-suite.txt" | head -40 ;;
   quick)
     python3 bench/bench.py --tpx-bin "$bin" --quick --out "$out/bench-quick.json" 2>&1 | tail -20 ;;
   bench)

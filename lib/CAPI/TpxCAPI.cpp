@@ -5,6 +5,7 @@
 
 #include "tpx/Pipeline/PipelineExtension.h"
 #include "tpx/Pipeline/PipelineRunner.h"
+#include "tpx/Support/SourceNesting.h"
 #include "tpx/Plugin/PluginCacheKey.h"
 #include "tpx/Plugin/PluginRegistry.h"
 #include "tpx/Registration/TpxRegistration.h"
@@ -114,6 +115,9 @@ tpx::capi::parseSource(mlir::MLIRContext *context, const char *source) {
     os << diag.getLocation() << ": error: " << diag << "\n";
     return mlir::success();
   });
+  if (auto deep = findExcessiveNesting(source))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot parse the source: " + *deep);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(source, context);
   if (!module)

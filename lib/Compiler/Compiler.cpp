@@ -1,6 +1,7 @@
 //===- Compiler.cpp - compile(module, target, options) -> Artifact --------===//
 #include "tpx/Compiler/Compiler.h"
 #include "tpx/Compiler/CompileCache.h"
+#include "tpx/Compiler/TargetOpSupport.h"
 #include "tpx/Conversion/TPXGPUToNVVM/TPXGPUToNVVM.h"
 #include "tpx/Conversion/TTToCPU/TTToCPU.h"
 #include "tpx/Pipeline/PipelineExtension.h"
@@ -11,6 +12,8 @@
 #include "tpx/Target/CPU/CPUTarget.h"
 #include "tpx/Target/NVIDIA/NVIDIATarget.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -71,12 +74,12 @@ tpx::getCompilePipeline(mlir::ModuleOp module, const CompileOptions &options) {
   if (!options.pipelineOverride)
     if (auto error =
             applyPipelineExtensions(*pipeline, options.pipelineSelection))
-      return std::move(error);
+      return error;
   applyLaunchOptions(*pipeline, options);
   // Bounds checking is a CPU runtime facility; GPU targets ignore it.
   if (options.boundsCheck && options.target == "cpu")
     if (auto error = enableBoundsCheck(*pipeline))
-      return std::move(error);
+      return error;
   return pipeline;
 }
 
@@ -92,12 +95,36 @@ static std::string computeCacheKey(mlir::ModuleOp module,
   os << "compiler=" << getCompilerIdentity() << "\n";
   os << "target=" << options.target << "\n";
   if (options.target == "cpu")
-    os << "host=" << getHostCPUDescription() << "\n";
+    os << "cpu=" << getCPUTargetDescription() << "\n";
   os << "num_warps=" << options.numWarps << " num_stages=" << options.numStages
      << " bounds_check=" << options.boundsCheck << "\n";
   os << getCacheKeyMaterial(pipeline) << "\n";
   module->print(os, mlir::OpPrintingFlags().enableDebugInfo(false));
   return sha256Hex(material);
+}
+
+/// The launchers call an entry point that the pipeline's last MLIR stage
+/// adds (tpx-cpu-emit-entry-points, tpx-nvidia-emit-kernel). A pipeline
+/// text or an override without it still emits a binary, which could not be
+/// launched; this is where that is caught.
+static llvm::Error checkEntryPoint(mlir::ModuleOp module,
+                                   llvm::StringRef family,
+                                   llvm::StringRef kernel,
+                                   llvm::StringRef entryPoint) {
+  auto entry = module.lookupSymbol<mlir::LLVM::LLVMFuncOp>(entryPoint);
+  if (family == "cpu" && (!entry || entry.isExternal()))
+    return makeError("the compiled module has no entry point '" + entryPoint +
+                     "' for kernel '" + kernel +
+                     "': the pipeline must run tpx-cpu-emit-entry-points "
+                     "(at the end of stage 'llir')");
+  if (family == "nvidia" &&
+      (!entry || entry.isExternal() ||
+       !entry->hasAttr(mlir::NVVM::NVVMDialect::getKernelFuncAttrName())))
+    return makeError("the compiled module has no nvvm.kernel function '" +
+                     entryPoint +
+                     "': the pipeline must run tpx-nvidia-emit-kernel (in "
+                     "stage 'llir')");
+  return llvm::Error::success();
 }
 
 llvm::Expected<CompileResult>
@@ -108,6 +135,10 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
   auto family = getTargetFamily(options.target);
   if (!family)
     return family.takeError();
+  // What the target cannot compile fails here, naming the op, rather than
+  // deep in a lowering or inside LLVM.
+  if (auto error = checkTargetOpSupport(*module, options.target, "ttir"))
+    return error;
   auto signature = getKernelSignature(*module);
   if (!signature)
     return signature.takeError();
@@ -133,12 +164,23 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
   RunOptions run;
   run.dumpDir = options.dumpDir;
   run.overrideDir = options.overrideDir;
+  run.checkOverride = [&](llvm::StringRef stage, mlir::ModuleOp replacement) {
+    return checkTargetOpSupport(replacement, options.target, stage);
+  };
   auto output = runPipeline(*pipeline, module, run);
   if (!output)
     return output.takeError();
   if (!output->isBinary)
     return makeError("the pipeline ended with stage '" + output->lastStage +
                      "', which produces IR, not a binary to launch");
+
+  // The entry point as a symbol of the module.
+  std::string entryPoint =
+      *family == "cpu" ? getCPUEntryPointName(signature->kernelName)
+                       : signature->kernelName;
+  if (auto error = checkEntryPoint(*module, *family, signature->kernelName,
+                                   entryPoint))
+    return error;
 
   Artifact &artifact = result.artifact;
   artifact.target = options.target;
@@ -153,9 +195,10 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
           (*module)->getAttrOfType<mlir::IntegerAttr>(kSharedBytesAttr))
     artifact.sharedMemory = static_cast<unsigned>(shared.getInt());
   artifact.binary = std::move(output->output);
-  artifact.entryPoint =
-      *family == "cpu" ? getCPUEntryPointName(artifact.signature.kernelName)
-                       : artifact.signature.kernelName;
+  // The NVIDIA entry is the kernel function under its PTX-safe name.
+  artifact.entryPoint = *family == "cpu"
+                            ? entryPoint
+                            : getPTXEntryName(artifact.signature.kernelName);
   if (cacheable) {
     artifact.cacheKey = key;
     // A cache that cannot be written only costs the next compile time.

@@ -1,6 +1,7 @@
 //===- PipelineRunner.cpp - Run stages with dumps and overrides -----------===//
 #include "tpx/Pipeline/PipelineRunner.h"
 #include "tpx/Pipeline/StageEmitter.h"
+#include "tpx/Support/SourceNesting.h"
 
 #include "DiagnosticCollector.h"
 #include "StageRunner.h"
@@ -114,11 +115,24 @@ tpx::runPipeline(const Pipeline &pipeline,
       if (auto path = findOverride(options, fileName)) {
         llvm::SourceMgr sourceMgr;
         DiagnosticCollector diagnostics(module->getContext());
+        auto text = llvm::MemoryBuffer::getFile(*path);
+        if (!text)
+          return makeError(*path + ": cannot read override: " +
+                           text.getError().message());
+        if (auto deep = findExcessiveNesting((*text)->getBuffer()))
+          return makeError(*path + ": cannot use as override of stage '" +
+                           stage.name + "': " + *deep);
+        sourceMgr.AddNewSourceBuffer(std::move(*text), llvm::SMLoc());
         auto replacement = mlir::parseSourceFile<mlir::ModuleOp>(
-            *path, sourceMgr, module->getContext());
+            sourceMgr, module->getContext());
         if (!replacement)
           return makeError(*path + ": cannot use as override of stage '" +
                            stage.name + "':\n" + diagnostics.str());
+        if (options.checkOverride)
+          if (Error error = options.checkOverride(stage.name, *replacement))
+            return makeError(*path + ": cannot use as override of stage '" +
+                             stage.name +
+                             "': " + llvm::toString(std::move(error)));
         module = std::move(replacement);
       }
       result.output = printModule(*module, options.printDebugInfo);

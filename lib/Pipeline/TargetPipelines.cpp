@@ -21,8 +21,10 @@ struct StageSpec {
 };
 } // namespace
 
-// Like Triton's make_ttir: inline calls, simplify, drop dead symbols.
-static constexpr const char *kTTIRPasses = "inline,canonicalize,cse,symbol-dce";
+// Like Triton's make_ttir: inline calls, simplify, drop dead symbols; and
+// give ub.poison a value (zero), so that no backend has to lower it.
+static constexpr const char *kTTIRPasses =
+    "inline,tt-replace-poison,canonicalize,cse,symbol-dce";
 
 // CPU: tt -> tensors/linalg/loops (convert-tt-to-cpu), bufferize with
 // ownership-based deallocation, lower everything to the LLVM dialect and add

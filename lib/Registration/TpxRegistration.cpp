@@ -1,10 +1,11 @@
 //===- TpxRegistration.cpp ------------------------------------------------===//
 #include "tpx/Registration/TpxRegistration.h"
-#include "tpx/Conversion/TTToCPU/TTToCPU.h"
 #include "tpx/Conversion/TPXGPUToNVVM/TPXGPUToNVVM.h"
+#include "tpx/Conversion/TTToCPU/TTToCPU.h"
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Dialect/TT/IR/TTDialect.h"
+#include "tpx/Dialect/TT/Transforms/TTTransforms.h"
 #include "tpx/Target/CPU/CPUTarget.h"
 #include "tpx/Target/NVIDIA/NVIDIATarget.h"
 
@@ -25,14 +26,13 @@
 
 void tpx::registerTpxDialects(mlir::DialectRegistry &registry) {
   registry.insert<tpx::tt::TTDialect, tpx::tpxgpu::TPXGPUDialect,
-                  mlir::arith::ArithDialect,
-                  mlir::math::MathDialect, mlir::scf::SCFDialect,
-                  mlir::cf::ControlFlowDialect, mlir::ub::UBDialect,
-                  mlir::func::FuncDialect, mlir::gpu::GPUDialect,
-                  mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect,
-                  mlir::nvgpu::NVGPUDialect, mlir::ROCDL::ROCDLDialect,
-                  mlir::amdgpu::AMDGPUDialect, mlir::vector::VectorDialect,
-                  mlir::memref::MemRefDialect>();
+                  mlir::arith::ArithDialect, mlir::math::MathDialect,
+                  mlir::scf::SCFDialect, mlir::cf::ControlFlowDialect,
+                  mlir::ub::UBDialect, mlir::func::FuncDialect,
+                  mlir::gpu::GPUDialect, mlir::LLVM::LLVMDialect,
+                  mlir::NVVM::NVVMDialect, mlir::nvgpu::NVGPUDialect,
+                  mlir::ROCDL::ROCDLDialect, mlir::amdgpu::AMDGPUDialect,
+                  mlir::vector::VectorDialect, mlir::memref::MemRefDialect>();
   // Upstream dialects are loaded lazily, with their external interface
   // models (bufferization of arith/linalg/tensor/scf, LLVM IR translation of
   // llvm/nvvm/rocdl, inliner hooks, ...) that the CPU and GPU pipelines use.
@@ -45,6 +45,7 @@ void tpx::registerTpxDialects(mlir::DialectRegistry &registry) {
 void tpx::registerTpxPasses() {
   static bool once = [] {
     mlir::registerAllPasses();
+    tpx::registerTTTransformsPasses();
     tpx::registerTTToCPUPasses();
     tpx::registerTTToTPXGPUPasses();
     tpx::registerTPXGPUToNVVMPasses();

@@ -3,6 +3,7 @@
 
 #include "CPURuntimeState.h"
 #include "tpx/Plugin/PluginLoader.h"
+#include "tpx/Runtime/CPUBuiltins.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -44,7 +45,8 @@ loadKernel(const Artifact &artifact) {
     return jit.takeError();
   llvm::orc::JITDylib &dylib = (*jit)->getMainJITDylib();
   // malloc/free and libm come from the process; the runtime's own entry
-  // points are defined explicitly.
+  // points and the compiler-rt builtins LLVM may call (CPUBuiltins.h) are
+  // defined explicitly, so that no kernel depends on the host's libgcc.
   auto processSymbols =
       llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
           (*jit)->getDataLayout().getGlobalPrefix());
@@ -53,6 +55,10 @@ loadKernel(const Artifact &artifact) {
   dylib.addGenerator(std::move(*processSymbols));
   llvm::orc::SymbolMap runtime;
   for (const RuntimeSymbol &symbol : getRuntimeSymbols())
+    runtime[(*jit)->mangleAndIntern(symbol.name)] = {
+        llvm::orc::ExecutorAddr::fromPtr(symbol.address),
+        llvm::JITSymbolFlags::Exported};
+  for (const BuiltinSymbol &symbol : getBuiltinSymbols())
     runtime[(*jit)->mangleAndIntern(symbol.name)] = {
         llvm::orc::ExecutorAddr::fromPtr(symbol.address),
         llvm::JITSymbolFlags::Exported};
@@ -72,8 +78,19 @@ loadKernel(const Artifact &artifact) {
   return kernel;
 }
 
+bool tpx::isDefinedByCPURuntime(llvm::StringRef symbol) {
+  for (const RuntimeSymbol &defined : getRuntimeSymbols())
+    if (symbol == defined.name)
+      return true;
+  for (const BuiltinSymbol &defined : getBuiltinSymbols())
+    if (symbol == defined.name)
+      return true;
+  return false;
+}
+
 /// Loaded kernels by binary hash, so that relaunching costs no linking.
-static llvm::Expected<LoadedKernel *> getLoadedKernel(const Artifact &artifact) {
+static llvm::Expected<LoadedKernel *>
+getLoadedKernel(const Artifact &artifact) {
   static std::mutex mutex;
   static std::map<std::string, std::unique_ptr<LoadedKernel>> kernels;
   // A cached artifact already names its binary by content; hash only
@@ -119,8 +136,8 @@ llvm::Error tpx::launchOnCPU(const Artifact &artifact,
   uint64_t total = uint64_t(grid[0]) * grid[1] * grid[2];
   if (total == 0)
     return llvm::Error::success();
-  unsigned threads =
-      options.numThreads ? options.numThreads
+  unsigned threads = options.numThreads
+                         ? options.numThreads
                          : llvm::hardware_concurrency().compute_thread_count();
   threads = static_cast<unsigned>(std::min<uint64_t>(threads, total));
   EntryFn entry = (*kernel)->entry;

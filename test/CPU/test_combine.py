@@ -289,3 +289,44 @@ def test_histogram(tmp_path, masked):
     used = x[:200] if masked else x
     want = np.bincount(used, minlength=bins).astype(np.int32)
     check(tmp_path, f"hist_{masked}", ttir, [Buf(x), Buf(np.full(bins, -1, np.int32), want)])
+
+
+def test_cat_gather_histogram_grid(tmp_path):
+    """cat, gather and histogram in one kernel over a grid of programs: on
+    the GPU every program allocates its tensor buffers at once (the case a
+    memcheck run once failed on)."""
+    programs, n, bins = 48, 64, 16
+    body = f"""    %pid = tt.get_program_id x : i32
+    %cn = arith.constant {n} : i32
+    %c2n = arith.constant {2 * n} : i32
+    %cb = arith.constant {bins} : i32
+    %base = arith.muli %pid, %cn : i32
+    %base2 = arith.muli %pid, %c2n : i32
+    %baseb = arith.muli %pid, %cb : i32
+"""
+    body += range_("%r", n) + f"    %bs = tt.splat %base : i32 -> tensor<{n}xi32>\n"
+    body += f"    %o = arith.addi %bs, %r : tensor<{n}xi32>\n"
+    body += load1d("%a", "a_ptr", "i32", n, "%o") + load1d("%b", "b_ptr", "i32", n, "%o")
+    body += f"    %c = tt.cat %a, %b : tensor<{n}xi32> -> tensor<{2 * n}xi32>\n"
+    body += range_("%r2", 2 * n) + f"    %bs2 = tt.splat %base2 : i32 -> tensor<{2 * n}xi32>\n"
+    body += f"    %o2 = arith.addi %bs2, %r2 : tensor<{2 * n}xi32>\n"
+    body += load1d("%i", "idx_ptr", "i32", 2 * n, "%o2")
+    body += (f"    %g = tt.gather %c[%i] {{axis = 0 : i32}} : (tensor<{2 * n}xi32>, "
+             f"tensor<{2 * n}xi32>) -> tensor<{2 * n}xi32>\n")
+    body += f"    %h = tt.histogram %g : tensor<{2 * n}xi32> -> tensor<{bins}xi32>\n"
+    body += range_("%rb", bins) + f"    %bsb = tt.splat %baseb : i32 -> tensor<{bins}xi32>\n"
+    body += f"    %ob = arith.addi %bsb, %rb : tensor<{bins}xi32>\n"
+    body += store1d("h_ptr", "i32", bins, "%ob", "%h", "h")
+    ttir = kernel("cat_gather_hist", [("a_ptr", "!tt.ptr<i32>"), ("b_ptr", "!tt.ptr<i32>"),
+                                      ("idx_ptr", "!tt.ptr<i32>"), ("h_ptr", "!tt.ptr<i32>")], body)
+    a = rng.integers(0, bins, programs * n).astype(np.int32)
+    b = rng.integers(0, bins, programs * n).astype(np.int32)
+    idx = rng.integers(0, 2 * n, programs * 2 * n).astype(np.int32)
+    want = np.zeros(programs * bins, np.int32)
+    for p in range(programs):
+        c = np.concatenate([a[p * n:(p + 1) * n], b[p * n:(p + 1) * n]])
+        g = c[idx[p * 2 * n:(p + 1) * 2 * n]]
+        want[p * bins:(p + 1) * bins] = np.bincount(g, minlength=bins)
+    check(tmp_path, "cat_gather_hist", ttir,
+          [Buf(a), Buf(b), Buf(idx), Buf(np.full(programs * bins, -1, np.int32), want)],
+          grid=(programs, 1, 1))

@@ -3,7 +3,7 @@ import os
 
 import numpy as np
 
-from tpxcase import Buf, Scalar, expect_fail, kernel, load1d, range_, run_dir, store1d, write_case
+from tpxcase import Buf, Scalar, check, expect_fail, kernel, load1d, range_, run_dir, store1d, write_case
 
 COPY = kernel("copy", [("x_ptr", "!tt.ptr<f32>"), ("y_ptr", "!tt.ptr<f32>")],
               range_("%o", 64) + load1d("%x", "x_ptr", "f32", 64, "%o") +
@@ -16,8 +16,8 @@ def test_wrong_expected_value(tmp_path):
     want[17] = 99.0
     r = expect_fail(tmp_path, "wrong_value", COPY, [Buf(x), Buf(np.zeros(64, np.float32), want)])
     assert r.verdict.startswith(
-        "FAIL wrong_value: buffer 'arg1' differs at index 17: got 17"), r.verdict
-    assert "want 99" in r.verdict
+        "FAIL wrong_value: buffer 'arg1' differs at arg1[17]: got 17, want 99 "
+        "(1 of 64 elements differ; rtol 0, atol 0)"), r.verdict
 
 
 def test_out_of_bounds_read(tmp_path):
@@ -41,10 +41,61 @@ def test_input_file_of_wrong_size(tmp_path):
                    [Buf(np.zeros(64, np.float32)), Buf(np.zeros(64, np.float32))])
     np.zeros(10, np.float32).tofile(os.path.join(d, "arg0.in.bin"))
     r = run_dir(d)
-    assert r.verdict.startswith("FAIL badsize: arg0.in.bin holds 40 bytes"), r.verdict
+    assert r.verdict.startswith(
+        "FAIL badsize: case.json: args[0].input: arg0.in.bin holds 40 bytes but "
+        "buffer 'arg0' (64 x f32) needs 256"), r.verdict
     assert r.returncode == 1
 
 
 def test_unparsable_kernel(tmp_path):
     r = expect_fail(tmp_path, "garbage", "module { tt.func public @k( }", [])
     assert "cannot parse" in r.verdict
+
+
+def copy_kernel(elem):
+    return kernel("copy", [("x_ptr", f"!tt.ptr<{elem}>"), ("y_ptr", f"!tt.ptr<{elem}>")],
+                  range_("%o", 64) + load1d("%x", "x_ptr", elem, 64, "%o") +
+                  store1d("y_ptr", elem, 64, "%o", "%x", "y"))
+
+
+def test_fail_line_digits_and_coordinates(tmp_path):
+    """A FAIL line tells values apart that two decimals would print alike
+    and names the element by its coordinates in the buffer's shape."""
+    x = np.zeros((8, 8), np.float32)
+    x[2, 1] = -1e-30
+    want = x.copy()
+    want[2, 1] = -1.0000001e-30
+    want[5, 3] = 1.0
+    r = expect_fail(tmp_path, "digits", COPY, [Buf(x), Buf(np.zeros((8, 8), np.float32), want, name="out")])
+    assert ("buffer 'out' differs at out[2, 1] (flat index 17): got -1e-30, "
+            "want -1.0000001e-30 (2 of 64 elements differ; rtol 0, atol 0)") in r.verdict, r.verdict
+
+
+def test_fail_line_f64_and_exact_integers(tmp_path):
+    x = np.arange(64, dtype=np.float64) + 0.1
+    want = x.copy()
+    want[3] = np.nextafter(x[3], 10)
+    r = expect_fail(tmp_path, "f64", copy_kernel("f64"), [Buf(x), Buf(np.zeros(64), want)])
+    assert "differs at arg1[3]: got 3.1000000000000001, want 3.1000000000000005" in r.verdict, r.verdict
+    # 2^62 + 1 and 2^62 are one double apart from nothing: compared and
+    # printed exactly.
+    big = np.full(64, 2**62 + 1, np.int64)
+    want = big.copy()
+    want[63] = 2**62
+    r = expect_fail(tmp_path, "i64", copy_kernel("i64"), [Buf(big), Buf(np.zeros(64, np.int64), want)])
+    assert "differs at arg1[63]: got 4611686018427387905, want 4611686018427387904" in r.verdict, r.verdict
+
+
+def test_infinity_matches_only_itself(tmp_path):
+    """|got - inf| <= atol + rtol * inf would accept any got once rtol > 0."""
+    x = np.ones(64, np.float32)
+    want = x.copy()
+    want[5] = np.inf
+    r = expect_fail(tmp_path, "inf", COPY, [Buf(x), Buf(np.zeros(64, np.float32), want, rtol=0.1)])
+    assert "differs at arg1[5]: got 1, want inf" in r.verdict, r.verdict
+    x[5] = -np.inf
+    r = expect_fail(tmp_path, "neginf", COPY, [Buf(x), Buf(np.zeros(64, np.float32), want, rtol=0.1)])
+    assert "differs at arg1[5]: got -inf, want inf" in r.verdict, r.verdict
+    x[5] = np.nan
+    want[5] = np.nan
+    check(tmp_path, "nan", COPY, [Buf(x), Buf(np.zeros(64, np.float32), want, rtol=0.1)])

@@ -9,7 +9,7 @@
 // CHECK-NOT: tpxex.fma
 // CHECK: %[[P:.*]] = arith.mulf %arg0, %arg1 : tensor<4xf32>
 // CHECK: arith.addf %[[P]], %arg0 : tensor<4xf32>
-// PIPE: ttir: builtin.module(inline,convert-tpxex-to-arith,canonicalize,cse,symbol-dce)
+// PIPE: ttir: builtin.module(inline,tt-replace-poison,convert-tpxex-to-arith,canonicalize,cse,symbol-dce)
 // NOPLUGIN: error: Dialect `tpxex' not found
 module attributes {tpx.pipeline = "tpxex-lowering"} {
   tt.func public @fma(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {

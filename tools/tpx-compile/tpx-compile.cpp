@@ -15,6 +15,10 @@
 // docs/pipeline.md describes each flag.
 //
 //===----------------------------------------------------------------------===//
+#include "CompileChecks.h"
+
+#include "../common/ToolOptions.h"
+
 #include "tpx/Compiler/Compiler.h"
 #include "tpx/Pipeline/PipelineExtension.h"
 #include "tpx/Pipeline/PipelineRunner.h"
@@ -22,6 +26,7 @@
 #include "tpx/Plugin/PluginCommandLine.h"
 #include "tpx/Plugin/PluginRegistry.h"
 #include "tpx/Registration/TpxRegistration.h"
+#include "tpx/Support/SourceNesting.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -38,60 +43,74 @@
 
 namespace cl = llvm::cl;
 
+static cl::OptionCategory category("tpx-compile options");
+
 namespace {
 /// The tool's options, created in main() only after libLLVM's codegen flag
 /// `--stop-after` (registered by TargetPassConfig) has been removed: ours
 /// names a tpx stage, not a machine pass.
 struct Options {
   cl::opt<std::string> inputFile{cl::Positional, cl::desc("<input TTIR file>"),
-                                 cl::init("")};
-  cl::opt<std::string> target{"target", cl::desc("cpu, sm_<N>[a], gfx<N>"),
-                              cl::value_desc("target"), cl::Required};
+                                 cl::init(""), cl::cat(category)};
+  cl::opt<std::string> target{"target", cl::desc("cpu, sm_90a or gfx950"),
+                              cl::value_desc("target"), cl::Required,
+                              cl::cat(category)};
   cl::opt<std::string> outputFile{"o", cl::desc("Output file"),
-                                  cl::value_desc("file"), cl::init("-")};
+                                  cl::value_desc("file"), cl::init("-"),
+                                  cl::cat(category)};
   cl::opt<std::string> stopAfter{"stop-after", cl::desc("Last stage to run"),
-                                 cl::value_desc("stage")};
+                                 cl::value_desc("stage"), cl::cat(category)};
   cl::opt<bool> dumpPipeline{
-      "dump-pipeline", cl::desc("Print the effective pipeline text and exit")};
+      "dump-pipeline", cl::desc("Print the effective pipeline text and exit"),
+      cl::cat(category)};
   cl::opt<std::string> pipelineFile{
       "pipeline-file",
       cl::desc("Run this pipeline text instead of the effective "
                "one (e.g. an edited --dump-pipeline)"),
-      cl::value_desc("file")};
+      cl::value_desc("file"), cl::cat(category)};
   cl::opt<std::string> dumpDir{"dump-dir",
                                cl::desc("Write each stage's output here"),
-                               cl::value_desc("dir")};
+                               cl::value_desc("dir"), cl::cat(category)};
   cl::opt<std::string> overrideDir{
       "override-dir",
       cl::desc("Replace a stage's output by <kernel>.<stage>[.mlir] "
                "from here when present"),
-      cl::value_desc("dir")};
+      cl::value_desc("dir"), cl::cat(category)};
   cl::list<std::string> pipelineExt{
       "pipeline-ext", cl::desc("Select a pipeline extension for this compile"),
-      cl::value_desc("name")};
+      cl::value_desc("name"), cl::cat(category)};
   cl::opt<bool> printCacheKey{
       "print-cache-key",
       cl::desc("Print the cache-key material (plugin hashes and the effective "
-               "pipeline) and exit")};
-  cl::opt<unsigned> numWarps{"num-warps", cl::desc("Warps per program"),
-                             cl::init(4)};
+               "pipeline) and exit"),
+      cl::cat(category)};
+  cl::opt<unsigned> numWarps{
+      "num-warps", cl::desc("Warps per program: 1, 2, 4, 8, 16 or 32"),
+      cl::init(4), cl::cat(category)};
   cl::opt<unsigned> numStages{"num-stages",
-                              cl::desc("Software pipelining depth"),
-                              cl::init(3)};
-  cl::opt<bool> noCache{"no-cache", cl::desc("Bypass the compile cache")};
+                              cl::desc("Software pipelining depth, 1 to 16"),
+                              cl::init(3), cl::cat(category)};
+  cl::opt<bool> noCache{"no-cache", cl::desc("Bypass the compile cache"),
+                        cl::cat(category)};
   cl::opt<bool> boundsCheck{
       "bounds-check",
-      cl::desc("CPU: check every memory access against the launch's buffers")};
+      cl::desc("CPU: check every memory access against the launch's buffers"),
+      cl::cat(category)};
   cl::opt<bool> printDebugInfo{"print-debuginfo",
-                               cl::desc("Print locations in MLIR output")};
+                               cl::desc("Print locations in MLIR output"),
+                               cl::cat(category)};
   // Only for --help: loadPluginsForTool consumes the real uses.
   cl::list<std::string> loadPluginHelp{
       "load-plugin", cl::desc("Load a tpx plugin (file or directory)"),
-      cl::value_desc("path")};
+      cl::value_desc("path"), cl::cat(category)};
 };
 } // namespace
 
 static Options *opts = nullptr;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "error: " << message << "\n";
@@ -144,6 +163,25 @@ static int compileArtifact(mlir::OwningOpRef<mlir::ModuleOp> module,
   return 0;
 }
 
+/// Checks of the options alone, before any input is read.
+static llvm::Error checkOptions() {
+  if (llvm::Error error = tpx::tools::checkTarget(opts->target))
+    return error;
+  if (auto problem = tpx::tools::checkNumWarps(opts->numWarps))
+    return makeError("--num-warps: " + *problem);
+  if (auto problem = tpx::tools::checkNumStages(opts->numStages))
+    return makeError("--num-stages: " + *problem);
+  if (opts->overrideDir.getNumOccurrences())
+    if (llvm::Error error = tpx::tools::checkExistingDirectory(
+            "override-dir", opts->overrideDir))
+      return error;
+  if (opts->dumpDir.getNumOccurrences())
+    if (llvm::Error error =
+            tpx::tools::checkDirectoryIfExists("dump-dir", opts->dumpDir))
+      return error;
+  return llvm::Error::success();
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   tpx::registerTpxPasses();
@@ -155,8 +193,13 @@ int main(int argc, char **argv) {
     llvmStopAfter->removeArgument();
   Options options;
   opts = &options;
+  // --help lists only the options above; LLVM's own stay available (and
+  // listed by --help-hidden).
+  tpx::tools::hideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(static_cast<int>(args.size()), args.data(),
                               "tpx compiler driver\n");
+  if (llvm::Error error = checkOptions())
+    return fail(std::move(error));
 
   mlir::DialectRegistry registry;
   tpx::registerTpxDialects(registry);
@@ -175,6 +218,8 @@ int main(int argc, char **argv) {
     auto buffer = mlir::openInputFile(opts->inputFile, &message);
     if (!buffer)
       return fail(opts->inputFile + ": " + message);
+    if (auto deep = tpx::findExcessiveNesting(buffer->getBuffer()))
+      return fail(opts->inputFile + ": " + *deep);
     sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
     module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
     if (!module)
@@ -215,16 +260,35 @@ int main(int argc, char **argv) {
   if (opts->printCacheKey)
     return writeOutput(tpx::getCacheKeyMaterial(*pipeline));
 
-  if (opts->stopAfter.empty() && !pipeline->getStages().empty() &&
-      pipeline->getStages().back().kind == tpx::StageKind::Emit)
+  if (opts->stopAfter.empty())
+    if (llvm::Error error =
+            tpx::tools::checkFullCompilePipeline(*pipeline, opts->pipelineFile))
+      return fail(std::move(error));
+  if (!opts->overrideDir.empty())
+    if (llvm::Error error = tpx::tools::checkOverrides(
+            opts->overrideDir, *pipeline, *module, opts->stopAfter))
+      return fail(std::move(error));
+
+  if (opts->stopAfter.empty())
     return compileArtifact(std::move(module), *pipeline);
 
+  // The stages up to --stop-after see --num-warps and --num-stages as a
+  // full compile does.
+  tpx::CompileOptions compile;
+  compile.target = opts->target;
+  compile.numWarps = opts->numWarps;
+  compile.numStages = opts->numStages;
+  compile.boundsCheck = opts->boundsCheck;
+  compile.pipelineOverride = *pipeline;
+  auto effective = tpx::getCompilePipeline(*module, compile);
+  if (!effective)
+    return fail(effective.takeError());
   tpx::RunOptions run;
   run.stopAfter = opts->stopAfter;
   run.dumpDir = opts->dumpDir;
   run.overrideDir = opts->overrideDir;
   run.printDebugInfo = opts->printDebugInfo;
-  auto result = tpx::runPipeline(*pipeline, module, run);
+  auto result = tpx::runPipeline(*effective, module, run);
   if (!result)
     return fail(result.takeError());
   return writeOutput(result->output);

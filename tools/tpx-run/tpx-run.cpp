@@ -2,103 +2,185 @@
 //
 //   tpx-run CASE_DIR [--target cpu|cuda] [--load-plugin P]
 //           [--pipeline-ext NAME]... [--no-cache] [--no-bounds-check]
-//           [--cpu-threads N] [--verbose]
+//           [--cpu-threads N] [--write-outputs DIR] [--verbose]
 //
-// Compiles CASE_DIR/kernel.ttir with the case's num_warps/num_stages,
-// launches it on the case's inputs over its grid, and checks every expected
-// buffer within its tolerance. Prints exactly one line on stdout,
-// `PASS <name>` or `FAIL <name>: <reason>`, and exits 0 only on PASS.
-// --verbose adds timings on stderr.
+// Checks CASE_DIR/case.json as a whole, compiles CASE_DIR/kernel.ttir with
+// the case's num_warps/num_stages, launches it on the case's inputs over its
+// grid, and checks every expected buffer within its tolerance. Prints
+// exactly one line on stdout, `PASS <name>` or `FAIL <name>: <reason>`, and
+// exits 0 only on PASS. --verbose adds timings on stderr.
 //
 //===----------------------------------------------------------------------===//
+#include "BufferCompare.h"
 #include "CaseFile.h"
+#include "JSONChecks.h"
+
+#include "../common/ToolOptions.h"
 
 #include "tpx/Compiler/Compiler.h"
+#include "tpx/Compiler/KernelSignature.h"
 #include "tpx/Plugin/PluginCommandLine.h"
 #include "tpx/Plugin/PluginRegistry.h"
 #include "tpx/Registration/TpxRegistration.h"
 #include "tpx/Runtime/CPULauncher.h"
 #include "tpx/Runtime/CUDALauncher.h"
+#include "tpx/Support/SourceNesting.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
-#include <cmath>
 
 namespace cl = llvm::cl;
 using namespace tpx;
 
+static cl::OptionCategory category("tpx-run options");
+
 static cl::opt<std::string> caseDir(cl::Positional, cl::desc("<case dir>"),
-                                    cl::Required);
+                                    cl::Required, cl::cat(category));
 static cl::opt<std::string> target("target", cl::desc("cpu or cuda"),
-                                   cl::init("cpu"));
-static cl::opt<bool> noCache("no-cache", cl::desc("Bypass the compile cache"));
+                                   cl::init("cpu"), cl::cat(category));
+static cl::opt<bool> noCache("no-cache", cl::desc("Bypass the compile cache"),
+                             cl::cat(category));
 static cl::opt<bool> noBoundsCheck(
     "no-bounds-check",
-    cl::desc("CPU: do not check memory accesses against the buffers"));
-static cl::opt<unsigned> threads("cpu-threads", cl::desc("CPU worker threads (0: all)"),
-                                 cl::init(0));
-static cl::opt<bool> verbose("verbose", cl::desc("Timings on stderr"));
+    cl::desc("CPU: do not check memory accesses against the buffers"),
+    cl::cat(category));
+/// More threads than this only cost memory: programs are spread over the
+/// pool in chunks.
+static constexpr unsigned kMaxThreads = 1024;
+static cl::opt<unsigned> threads("cpu-threads",
+                                 cl::desc("CPU worker threads (0: all)"),
+                                 cl::init(0), cl::cat(category));
+static cl::opt<std::string> writeOutputs(
+    "write-outputs",
+    cl::desc("After the launch, write every buffer argument N to "
+             "DIR/argN.out.bin (raw, like the case's input files)"),
+    cl::value_desc("dir"), cl::cat(category));
+static cl::opt<bool> verbose("verbose", cl::desc("Timings on stderr"),
+                             cl::cat(category));
 static cl::list<std::string>
     pipelineExt("pipeline-ext",
                 cl::desc("Select a pipeline extension for this compile"),
-                cl::value_desc("name"));
+                cl::value_desc("name"), cl::cat(category));
 // Only for --help: loadPluginsForTool consumes the real uses.
-static cl::list<std::string> loadPluginHelp(
-    "load-plugin", cl::desc("Load a tpx plugin (file or directory)"),
-    cl::value_desc("path"));
+static cl::list<std::string>
+    loadPluginHelp("load-plugin",
+                   cl::desc("Load a tpx plugin (file or directory)"),
+                   cl::value_desc("path"), cl::cat(category));
 
 namespace {
-/// The one-line verdict; every exit path goes through here.
+/// The one-line verdict; every exit path goes through here. The name is
+/// escaped; multi-line reasons (diagnostics) are folded into the one line.
 [[noreturn]] void finish(llvm::StringRef name, llvm::StringRef failure) {
+  std::string shownName = escapeForLine(name);
   if (failure.empty()) {
-    llvm::outs() << "PASS " << name << "\n";
+    llvm::outs() << "PASS " << shownName << "\n";
     llvm::outs().flush();
     std::exit(0);
   }
-  // Multi-line reasons (diagnostics) are folded into the one line.
   std::string reason = failure.str();
   std::replace(reason.begin(), reason.end(), '\n', ' ');
-  llvm::outs() << "FAIL " << name << ": " << reason << "\n";
+  llvm::outs() << "FAIL " << shownName << ": "
+               << escapeForLine(reason, /*escapeBackslash=*/false) << "\n";
   llvm::outs().flush();
   std::exit(1);
 }
 
 double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       start)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
 } // namespace
 
-/// First element outside tolerance, as a reason; empty when all match.
-static std::string compareBuffer(const CaseArgument &arg, const char *got,
-                                 const char *want, size_t count) {
-  bool isFloat = arg.dtype.front() == 'f' || arg.dtype == "bf16";
-  for (size_t i = 0; i < count; ++i) {
-    double g = readElement(got, arg.dtype, i);
-    double w = readElement(want, arg.dtype, i);
-    bool ok;
-    if (isFloat) {
-      ok = (std::isnan(g) && std::isnan(w)) || g == w ||
-           std::fabs(g - w) <= arg.atol + arg.rtol * std::fabs(w);
-    } else {
-      ok = g == w;
-    }
-    if (!ok)
-      return llvm::formatv("buffer '{0}' differs at index {1}: got {2}, want "
-                           "{3} (rtol {4}, atol {5})",
-                           arg.name, i, g, w, arg.rtol, arg.atol)
+/// Why the options (not the case) are unusable, or "" when they are fine.
+static std::string checkOptions() {
+  // --target cuda compiles for the H200's sm_90a and runs through the
+  // CUDA driver (host buffers are copied to the device and back).
+  if (target != "cpu" && target != "cuda")
+    return "--target: unknown target '" + escapeForLine(target) +
+           "' (use cpu or cuda)";
+  if (threads > kMaxThreads)
+    return llvm::formatv("--cpu-threads: must be at most {0}, got {1}",
+                         kMaxThreads, threads.getValue())
+        .str();
+  if (writeOutputs.getNumOccurrences()) {
+    if (writeOutputs.empty())
+      return "--write-outputs: needs a directory";
+    if (llvm::sys::fs::exists(writeOutputs) &&
+        !llvm::sys::fs::is_directory(writeOutputs))
+      return "--write-outputs: '" + writeOutputs + "' is not a directory";
+    // The case's own directory holds the expected outputs under the same
+    // names.
+    bool same = false;
+    if (!llvm::sys::fs::equivalent(writeOutputs, caseDir, same) && same)
+      return "--write-outputs: '" + writeOutputs +
+             "' is the case directory; its argN.out.bin files are the "
+             "expected outputs";
+  }
+  return "";
+}
+
+/// Why the case does not fit its kernel.ttir, or "": a `kernel` field that
+/// names another kernel (the case was paired with the wrong TTIR), a scalar
+/// whose type is not the parameter's (its value would be converted to the
+/// parameter's type unnoticed).
+static std::string checkAgainstKernel(const CaseFile &caseFile,
+                                      const KernelSignature &signature) {
+  if (!caseFile.kernel.empty() && signature.kernelName != caseFile.kernel)
+    return "case.json: kernel: '" + escapeForLine(caseFile.kernel) +
+           "' does not match kernel.ttir, whose kernel is '" +
+           signature.kernelName + "'";
+  for (auto [index, arg] : llvm::enumerate(caseFile.args)) {
+    if (arg.isBuffer || index >= signature.args.size() ||
+        signature.args[index].kind != KernelArgInfo::Kind::Scalar)
+      continue;
+    // TTIR spells u32 as i32: only the width and integer-ness must agree.
+    llvm::StringRef type = arg.scalarType;
+    std::string ttirType =
+        type.starts_with("u") ? "i" + type.drop_front().str() : type.str();
+    const KernelArgInfo &param = signature.args[index];
+    if (ttirType != param.type)
+      return llvm::formatv("case.json: args[{0}].type: {1}, but argument {0} "
+                           "'{2}' of kernel.ttir is {3}",
+                           index, type, param.name, param.type)
           .str();
+  }
+  return "";
+}
+
+/// Writes every buffer argument N to `directory/argN.out.bin`.
+static std::string writeOutputBuffers(const CaseFile &caseFile,
+                                      const std::vector<std::string> &buffers,
+                                      llvm::StringRef directory) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(directory))
+    return "--write-outputs: cannot create '" + directory.str() +
+           "': " + ec.message();
+  for (auto [index, arg] : llvm::enumerate(caseFile.args)) {
+    if (!arg.isBuffer)
+      continue;
+    llvm::SmallString<256> path(directory);
+    llvm::sys::path::append(path, "arg" + std::to_string(index) + ".out.bin");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+    if (!ec) {
+      os << buffers[index];
+      os.close();
+      ec = os.error();
+    }
+    if (ec)
+      return "--write-outputs: cannot write '" + path.str().str() +
+             "': " + ec.message();
   }
   return "";
 }
@@ -107,19 +189,32 @@ int main(int argc, char **argv) {
   std::vector<char *> remaining;
   if (!loadPluginsForTool(argc, argv, remaining))
     return 1;
-  cl::ParseCommandLineOptions(static_cast<int>(remaining.size()),
-                              remaining.data(), "tpx corpus case runner\n");
-  std::string name = llvm::sys::path::filename(
-                         llvm::StringRef(caseDir).rtrim("/"))
-                         .str();
-  auto caseFile = CaseFile::read(caseDir);
+  tools::hideUnrelatedOptions(category);
+  std::string parseErrors;
+  llvm::raw_string_ostream parseStream(parseErrors);
+  bool parsed = cl::ParseCommandLineOptions(
+      static_cast<int>(remaining.size()), remaining.data(),
+      "tpx corpus case runner\n", &parseStream);
+  std::string name =
+      llvm::sys::path::filename(llvm::StringRef(caseDir).rtrim("/")).str();
+  // A bad option is a FAIL line of its case; without a case directory there
+  // is nothing to name, and the usage error goes to stderr alone.
+  if (!parsed) {
+    if (caseDir.empty()) {
+      llvm::errs() << parseErrors;
+      return 1;
+    }
+    // LLVM prints errors about an option's value to stderr itself.
+    llvm::StringRef reason = llvm::StringRef(parseErrors).trim();
+    finish(name, reason.empty() ? "invalid command line (the option parser's "
+                                  "message is on stderr)"
+                                : reason);
+  }
+  if (std::string problem = checkOptions(); !problem.empty())
+    finish(name, problem);
+  auto caseFile = CaseFile::read(caseDir, name);
   if (!caseFile)
     finish(name, llvm::toString(caseFile.takeError()));
-  name = caseFile->name;
-  // --target cuda compiles for the H200's sm_90a and runs through the
-  // CUDA driver (host buffers are copied to the device and back).
-  if (target != "cpu" && target != "cuda")
-    finish(name, "unknown target '" + target + "' (use cpu or cuda)");
   bool onCuda = target == "cuda";
 
   mlir::DialectRegistry registry;
@@ -132,15 +227,25 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context, diagStream);
 
-  llvm::SmallString<256> kernelPath(caseDir);
-  llvm::sys::path::append(kernelPath, "kernel.ttir");
+  std::string kernelPath = caseFile->pathOf("kernel.ttir");
   auto kernelBuffer = llvm::MemoryBuffer::getFile(kernelPath);
   if (!kernelBuffer)
-    finish(name, (kernelPath + ": " + kernelBuffer.getError().message()).str());
+    finish(name, kernelPath + ": " + kernelBuffer.getError().message());
+  if (auto deep = findExcessiveNesting((*kernelBuffer)->getBuffer()))
+    finish(name, "cannot parse kernel.ttir: " + *deep);
   sourceMgr.AddNewSourceBuffer(std::move(*kernelBuffer), llvm::SMLoc());
   auto module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
   if (!module)
     finish(name, "cannot parse kernel.ttir: " + diagnostics);
+  // A module without a kernel is reported by the compile; argument counts
+  // and kinds by the launch.
+  if (auto signature = getKernelSignature(*module)) {
+    if (std::string problem = checkAgainstKernel(*caseFile, *signature);
+        !problem.empty())
+      finish(name, problem);
+  } else {
+    llvm::consumeError(signature.takeError());
+  }
 
   CompileOptions options;
   options.target = onCuda ? "sm_90a" : "cpu";
@@ -155,67 +260,71 @@ int main(int argc, char **argv) {
     finish(name, "compile failed: " + llvm::toString(compiled.takeError()));
   double compileSeconds = secondsSince(start);
 
-  // Buffers start from their input files; scalars pass by value.
+  // Buffers start from their input files; scalars pass by value. The sizes
+  // were checked with the case; a file that changed since is still caught.
   std::vector<std::string> buffers(caseFile->args.size());
   std::vector<LaunchArgument> args;
   for (auto [index, arg] : llvm::enumerate(caseFile->args)) {
     if (!arg.isBuffer) {
-      args.push_back(arg.scalarIsFloat ? LaunchArgument::floating(arg.floatValue)
-                                       : LaunchArgument::integer(arg.intValue));
+      args.push_back(arg.scalarIsFloat
+                         ? LaunchArgument::floating(arg.floatValue)
+                         : LaunchArgument::integer(arg.intValue));
       continue;
     }
-    llvm::SmallString<256> path(caseDir);
-    llvm::sys::path::append(path, arg.inputFile);
+    std::string path = caseFile->pathOf(arg.inputFile);
     auto input = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                              /*RequiresNullTerminator=*/false);
     if (!input)
-      finish(name, (path + ": " + input.getError().message()).str());
-    size_t count = 1;
-    for (int64_t dim : arg.shape)
-      count *= static_cast<size_t>(dim);
-    size_t bytes = count * *getDTypeSize(arg.dtype);
-    if ((*input)->getBufferSize() != bytes)
+      finish(name, path + ": " + input.getError().message());
+    if ((*input)->getBufferSize() != arg.byteSize)
       finish(name, llvm::formatv("{0} holds {1} bytes but buffer '{2}' "
                                  "({3} x {4}) needs {5}",
                                  arg.inputFile, (*input)->getBufferSize(),
-                                 arg.name, count, arg.dtype, bytes)
+                                 escapeForLine(arg.name), arg.elementCount,
+                                 arg.dtype, arg.byteSize)
                        .str());
     buffers[index] = (*input)->getBuffer().str();
-    args.push_back(LaunchArgument::buffer(buffers[index].data(), bytes));
+    args.push_back(LaunchArgument::buffer(buffers[index].data(), arg.byteSize));
   }
 
   start = std::chrono::steady_clock::now();
   CPULaunchOptions launch;
   launch.numThreads = threads;
   if (auto error =
-          onCuda ? launchOnCUDA(compiled->artifact, caseFile->grid, args)
-                 : launchOnCPU(compiled->artifact, caseFile->grid, args, launch))
+          onCuda
+              ? launchOnCUDA(compiled->artifact, caseFile->grid, args)
+              : launchOnCPU(compiled->artifact, caseFile->grid, args, launch))
     finish(name, "launch failed: " + llvm::toString(std::move(error)));
   double runSeconds = secondsSince(start);
   if (verbose)
     llvm::errs() << llvm::formatv(
-        "tpx-run: {0}: compile {1:f3} s ({2}), run {3:f3} s\n", name,
-        compileSeconds, compiled->cacheHit ? "cache hit" : "compiled",
-        runSeconds);
+        "tpx-run: {0}: compile {1:f3} s ({2}), run {3:f3} s\n",
+        escapeForLine(name), compileSeconds,
+        compiled->cacheHit ? "cache hit" : "compiled", runSeconds);
+
+  // Written before the comparison, so that a failing case leaves them too.
+  if (!writeOutputs.empty())
+    if (std::string problem =
+            writeOutputBuffers(*caseFile, buffers, writeOutputs);
+        !problem.empty())
+      finish(name, problem);
 
   for (auto [index, arg] : llvm::enumerate(caseFile->args)) {
     if (!arg.isBuffer || arg.expectedFile.empty())
       continue;
-    llvm::SmallString<256> path(caseDir);
-    llvm::sys::path::append(path, arg.expectedFile);
+    std::string path = caseFile->pathOf(arg.expectedFile);
     auto expected = llvm::MemoryBuffer::getFile(
         path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
     if (!expected)
-      finish(name, (path + ": " + expected.getError().message()).str());
-    if ((*expected)->getBufferSize() != buffers[index].size())
-      finish(name, llvm::formatv("{0} holds {1} bytes, buffer '{2}' {3}",
-                                 arg.expectedFile,
-                                 (*expected)->getBufferSize(), arg.name,
-                                 buffers[index].size())
+      finish(name, path + ": " + expected.getError().message());
+    if ((*expected)->getBufferSize() != arg.byteSize)
+      finish(name, llvm::formatv("{0} holds {1} bytes but buffer '{2}' has "
+                                 "{3}",
+                                 arg.expectedFile, (*expected)->getBufferSize(),
+                                 escapeForLine(arg.name), arg.byteSize)
                        .str());
-    size_t count = buffers[index].size() / *getDTypeSize(arg.dtype);
     std::string reason = compareBuffer(arg, buffers[index].data(),
-                                       (*expected)->getBufferStart(), count);
+                                       (*expected)->getBufferStart());
     if (!reason.empty())
       finish(name, reason);
   }

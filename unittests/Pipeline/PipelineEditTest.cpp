@@ -37,11 +37,14 @@ TEST(PipelineEdit, InsertReplaceRemoveAppend) {
   ASSERT_FALSE(p.insertBefore("ttir", "cse", entry("a")));
   ASSERT_FALSE(p.insertAfter("ttir", "cse", entry("b{x=1}")));
   EXPECT_EQ(ttir(p),
-            "builtin.module(inline,canonicalize,a,cse,b{x=1},symbol-dce)");
+            "builtin.module(inline,tt-replace-poison,canonicalize,a,cse,b{x=1},"
+            "symbol-dce)");
   ASSERT_FALSE(p.replace("ttir", "canonicalize", entry("c")));
   ASSERT_FALSE(p.remove("ttir", "symbol-dce"));
   ASSERT_FALSE(p.append("ttir", entry("tt.func(d)")));
-  EXPECT_EQ(ttir(p), "builtin.module(inline,c,a,cse,b{x=1},tt.func(d))");
+  EXPECT_EQ(
+      ttir(p),
+      "builtin.module(inline,tt-replace-poison,c,a,cse,b{x=1},tt.func(d))");
   ASSERT_FALSE(
       p.replaceStage("llir", llvm::cantFail(PassEntry::parseList("x,y"))));
   EXPECT_EQ(p.getStage("llir")->pipelineString(), "builtin.module(x,y)");
@@ -53,9 +56,10 @@ TEST(PipelineEdit, ErrorsNameStageAndAnchorAndLeaveThePipeline) {
   EXPECT_EQ(errorOf(p.insertBefore("ttgir", "cse", entry("a"))),
             "pipeline of target 'cpu' has no stage 'ttgir' (stages: ttir, "
             "llir, obj)");
-  EXPECT_EQ(errorOf(p.remove("ttir", "nope")),
-            "stage 'ttir' has no pass 'nope' (passes: "
-            "builtin.module(inline,canonicalize,cse,symbol-dce))");
+  EXPECT_EQ(
+      errorOf(p.remove("ttir", "nope")),
+      "stage 'ttir' has no pass 'nope' (passes: "
+      "builtin.module(inline,tt-replace-poison,canonicalize,cse,symbol-dce))");
   EXPECT_TRUE(p == before);
 }
 

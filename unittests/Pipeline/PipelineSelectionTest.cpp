@@ -46,9 +46,10 @@ TEST(PipelineSelection, DuplicateExtensionNamesAreRejected) {
 
 TEST(PipelineSelection, ScopesApplyUntilPopped) {
   registerTestExtensions();
-  const std::string base = "builtin.module(inline,canonicalize,cse,symbol-dce)";
+  const std::string base =
+      "builtin.module(inline,tt-replace-poison,canonicalize,cse,symbol-dce)";
   const std::string withX =
-      "builtin.module(inline,canonicalize,cse,symbol-dce,x)";
+      "builtin.module(inline,tt-replace-poison,canonicalize,cse,symbol-dce,x)";
   EXPECT_EQ(ttirOf(getEffectivePipeline("cpu")), base);
   {
     PipelineSelectionScope scope({"test-append-x"});
@@ -100,10 +101,12 @@ TEST(PipelineSelection, ModuleAndKernelAttributes) {
   auto bad = mlir::parseSourceString<mlir::ModuleOp>(
       "module attributes {tpx.pipeline = 3 : i32} {}", &context);
   ASSERT_TRUE(selected && plain && bad);
-  EXPECT_EQ(ttirOf(getEffectivePipeline("cpu", *selected)),
-            "builtin.module(inline,canonicalize,cse,symbol-dce,x)");
-  EXPECT_EQ(ttirOf(getEffectivePipeline("cpu", *plain)),
-            "builtin.module(inline,canonicalize,cse,symbol-dce)");
+  EXPECT_EQ(
+      ttirOf(getEffectivePipeline("cpu", *selected)),
+      "builtin.module(inline,tt-replace-poison,canonicalize,cse,symbol-dce,x)");
+  EXPECT_EQ(
+      ttirOf(getEffectivePipeline("cpu", *plain)),
+      "builtin.module(inline,tt-replace-poison,canonicalize,cse,symbol-dce)");
   // Errors point at the op that carries the attribute.
   EXPECT_EQ(ttirOf(getEffectivePipeline("cpu", *bad)),
             "error: -:1:1: 'tpx.pipeline' on builtin.module must be a "

@@ -16,6 +16,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include <functional>
+
 namespace tpx {
 
 struct RunOptions {
@@ -38,6 +40,10 @@ struct RunOptions {
   std::string reproducerDir;
   /// False: no reproducers, and plugin stages keep the context's threading.
   bool crashReproducers = true;
+  /// Checks an MLIR override of stage `stage` before it replaces that
+  /// stage's output (the driver checks it against what the target accepts).
+  std::function<llvm::Error(llvm::StringRef stage, mlir::ModuleOp)>
+      checkOverride;
 };
 
 struct RunResult {

@@ -18,10 +18,13 @@ struct CPULaunchOptions {
 /// `grid` runs once, spread over a thread pool. Bad arguments, device-side
 /// assert failures and (for bounds-checked kernels) accesses outside every
 /// buffer argument come back as errors; the process is never aborted.
-llvm::Error launchOnCPU(const Artifact &artifact,
-                        std::array<uint32_t, 3> grid,
+llvm::Error launchOnCPU(const Artifact &artifact, std::array<uint32_t, 3> grid,
                         llvm::ArrayRef<LaunchArgument> args,
                         const CPULaunchOptions &options = {});
+
+/// Whether the CPU runtime itself defines `symbol` for the kernels it links
+/// (its entry points and the compiler-rt builtins of CPUBuiltins.h).
+bool isDefinedByCPURuntime(llvm::StringRef symbol);
 
 } // namespace tpx
 

@@ -1,4 +1,7 @@
 //===- PTXEmitter.cpp - LLVM dialect -> PTX through the NVPTX backend -----===//
+#include "PTXSymbolNames.h"
+#include "tpx/Target/Common/LLVMBackendGuard.h"
+#include "tpx/Target/Common/LLVMModuleChecks.h"
 #include "tpx/Target/NVIDIA/NVIDIATarget.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -80,8 +83,8 @@ static llvm::Error linkLibdevice(llvm::Module &module) {
   auto libdevice =
       llvm::parseBitcodeFile((*buffer)->getMemBufferRef(), module.getContext());
   if (!libdevice)
-    return makeError("cannot read libdevice '" + path + "': " +
-                     llvm::toString(libdevice.takeError()));
+    return makeError("cannot read libdevice '" + path +
+                     "': " + llvm::toString(libdevice.takeError()));
   // libdevice's own triple ("nvptx64-nvidia-gpulibs") differs on purpose.
   (*libdevice)->setTargetTriple(module.getTargetTriple());
   (*libdevice)->setDataLayout(module.getDataLayout());
@@ -110,8 +113,9 @@ static llvm::Error checkUndefinedFunctions(llvm::Module &module) {
   return llvm::Error::success();
 }
 
-llvm::Expected<std::string> tpx::emitPTX(mlir::ModuleOp module,
-                                         llvm::StringRef chip) {
+/// Compiles `module` into `ptx`; runs under runLLVMGuarded.
+static llvm::Error compileToPTX(mlir::ModuleOp module, llvm::StringRef chip,
+                                llvm::SmallString<0> &ptx) {
   std::string error;
   auto machine = createTargetMachine(chip, error);
   if (!machine)
@@ -119,6 +123,8 @@ llvm::Expected<std::string> tpx::emitPTX(mlir::ModuleOp module,
                      "': " + error);
 
   llvm::LLVMContext llvmContext;
+  std::string llvmErrors;
+  collectLLVMErrors(llvmContext, llvmErrors);
   std::unique_ptr<llvm::Module> llvmModule =
       mlir::translateModuleToLLVMIR(module, llvmContext, "tpx_kernel");
   if (!llvmModule)
@@ -126,13 +132,18 @@ llvm::Expected<std::string> tpx::emitPTX(mlir::ModuleOp module,
                      "fully in the LLVM dialect? run the llir stage first)");
   llvmModule->setTargetTriple(machine->getTargetTriple());
   llvmModule->setDataLayout(machine->createDataLayout());
+  if (auto err = nvidia::makeSymbolNamesValidForPTX(*llvmModule))
+    return err;
   if (auto err = linkLibdevice(*llvmModule))
-    return std::move(err);
+    return err;
   if (auto err = checkUndefinedFunctions(*llvmModule))
-    return std::move(err);
+    return err;
+  if (auto err = checkModuleForBackend(*llvmModule, chip))
+    return err;
   // libdevice asks __nvvm_reflect("__CUDA_FTZ"); keep denormals (IEEE, as
   // on the CPU) rather than flushing them to zero.
-  llvmModule->addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(0));
+  llvmModule->addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
+                            uint32_t(0));
   // Everything but the kernels becomes internal, so that -O3 inlines the
   // body and drops what is unused.
   llvm::internalizeModule(*llvmModule, [](const llvm::GlobalValue &value) {
@@ -142,18 +153,29 @@ llvm::Expected<std::string> tpx::emitPTX(mlir::ModuleOp module,
 
   auto optimize = mlir::makeOptimizingTransformer(3, 0, machine.get());
   if (llvm::Error err = optimize(llvmModule.get()))
-    return std::move(err);
+    return err;
   if (llvm::Function *reflect = llvmModule->getFunction("__nvvm_reflect"))
     if (!reflect->use_empty())
       return makeError("__nvvm_reflect calls survived optimization (the "
                        "NVVMReflect pass did not run)");
 
-  llvm::SmallString<0> ptx;
   llvm::raw_svector_ostream os(ptx);
   llvm::legacy::PassManager codegen;
   if (machine->addPassesToEmitFile(codegen, os, nullptr,
                                    llvm::CodeGenFileType::AssemblyFile))
     return makeError("the NVPTX backend cannot emit assembly");
   codegen.run(*llvmModule);
+  if (!llvmErrors.empty())
+    return makeError("LLVM could not compile the kernel to PTX: " + llvmErrors);
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::string> tpx::emitPTX(mlir::ModuleOp module,
+                                         llvm::StringRef chip) {
+  llvm::SmallString<0> ptx;
+  if (auto error =
+          runLLVMGuarded("compiling the kernel to PTX for " + chip.str(),
+                         [&] { return compileToPTX(module, chip, ptx); }))
+    return std::move(error);
   return std::string(ptx.str());
 }

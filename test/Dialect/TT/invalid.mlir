@@ -414,6 +414,31 @@ tt.func @inline_asm_pack_divides(%x: tensor<6xi32>) {
 
 // -----
 
+// LLVM would end the process on a reference past the operands.
+tt.func @inline_asm_operand_out_of_range(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'tt.elementwise_inline_asm' op assembly refers to operand $5, but it has 2 operands ($0 to $1: the results, then the arguments)}}
+  %0 = tt.elementwise_inline_asm "mov.b32 $0, $5;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : tensor<4xi32> -> tensor<4xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @inline_asm_braced_operand(%x: i32) {
+  // expected-error @+1 {{'tt.elementwise_inline_asm' op assembly refers to operand $2, but it has 2 operands}}
+  %0 = tt.elementwise_inline_asm "mov.b32 ${0}, ${2:x};" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : i32 -> i32
+  tt.return
+}
+
+// -----
+
+tt.func @inline_asm_constraint_count(%x: i32) {
+  // expected-error @+1 {{'tt.elementwise_inline_asm' op constraints "=r,r,r" describe 3 operands, but the op has 1 result and 1 argument}}
+  %0 = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r,r", packed_element = 1 : i32, pure = true} %x : i32 -> i32
+  tt.return
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // Pointers, loads and stores
 //===----------------------------------------------------------------------===//

@@ -16,12 +16,19 @@ namespace tpx {
 void registerCPUTarget();
 
 /// Translates a module in the LLVM dialect to LLVM IR, optimizes it at -O3
-/// for the host CPU and returns an ELF relocatable object.
+/// for getCPUArch() and returns an ELF relocatable object. Fails if the
+/// object calls a function that neither the CPU runtime nor the process
+/// defines.
 llvm::Expected<std::string> emitCPUObject(mlir::ModuleOp module);
 
-/// The host CPU name and features the objects are built for (part of cache
+/// The CPU objects are built for: $TPX_CPU_ARCH, an LLVM CPU name of the
+/// host's architecture ("x86-64" is the baseline of every x86-64 machine),
+/// or "host" (the default): the host CPU with every feature it has.
+std::string getCPUArch();
+
+/// The triple, CPU and features the objects are built for (part of cache
 /// keys: an object built for one CPU may not run on another).
-std::string getHostCPUDescription();
+std::string getCPUTargetDescription();
 
 } // namespace tpx
 

@@ -40,6 +40,13 @@ std::string getCUDAHome();
 llvm::Expected<std::string> emitPTX(mlir::ModuleOp module,
                                     llvm::StringRef target);
 
+/// The PTX name of the kernel entry for a kernel called `kernelName`: the
+/// name itself when it is a valid PTX identifier ([a-zA-Z][a-zA-Z0-9_$]* or
+/// [_$%][a-zA-Z0-9_$]+), otherwise `_tpx$` followed by the name with every
+/// other byte written as `$` and two hex digits (`k-x` -> `_tpx$k$2dx`).
+/// The artifact's entry point, which the launcher looks up, is this name.
+std::string getPTXEntryName(llvm::StringRef kernelName);
+
 /// Assembles `ptx` with `ptxas -arch=<target>` into a cubin. ptxas is looked
 /// up in $CUDA_HOME/bin, then on PATH; its diagnostics come back verbatim.
 llvm::Expected<std::string> assemblePTX(llvm::StringRef ptx,

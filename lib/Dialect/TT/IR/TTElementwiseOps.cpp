@@ -1,5 +1,6 @@
 //===- TTElementwiseOps.cpp - casts, math, external calls, dots, print ----===//
 #include "tpx/Dialect/TT/IR/TTOps.h"
+#include "tpx/Support/InlineAsmOperands.h"
 
 using namespace mlir;
 using namespace tpx::tt;
@@ -131,6 +132,26 @@ LogicalResult ElementwiseInlineAsmOp::verify() {
   for (Type type : getArgs().getTypes())
     if (failed(checkShape(type)))
       return failure();
+  // The assembly's operands are the results, then the arguments; LLVM
+  // aborts on a `$N` past them, so it is an error here.
+  unsigned operands = getNumResults() + getArgs().size();
+  unsigned constrained = 0;
+  for (StringRef constraint : llvm::split(getConstraints(), ','))
+    if (!constraint.trim().starts_with("~"))
+      ++constrained;
+  if (constrained != operands)
+    return emitOpError("constraints \"")
+           << getConstraints() << "\" describe " << constrained << " operand"
+           << (constrained == 1 ? "" : "s") << ", but the op has "
+           << getNumResults() << " result" << (getNumResults() == 1 ? "" : "s")
+           << " and " << getArgs().size() << " argument"
+           << (getArgs().size() == 1 ? "" : "s");
+  if (auto bad = findBadAsmOperandReference(getAsmString(), operands))
+    return emitOpError("assembly refers to operand $")
+           << (*bad == ~0u ? std::string("<huge>") : std::to_string(*bad))
+           << ", but it has " << operands << " operand"
+           << (operands == 1 ? "" : "s") << " ($0 to $" << operands - 1
+           << ": the results, then the arguments)";
   return success();
 }
 
