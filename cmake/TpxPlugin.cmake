@@ -1,4 +1,7 @@
-# add_tpx_plugin(name SOURCES... [LINK_TPX] [OUTPUT_DIRECTORY dir])
+# add_tpx_plugin(name [SOURCES] src... [LINK_TPX] [OUTPUT_DIRECTORY dir])
+#
+# Sources are given after the SOURCES keyword or positionally (both may be
+# mixed); at least one is required.
 #
 # Builds a tpx plugin: a MODULE library named `<name>.so` that links the
 # same libMLIR.so as tpx (never a static MLIR) and exports only its entry
@@ -11,11 +14,18 @@
 include_guard(GLOBAL)
 
 function(add_tpx_plugin name)
-  cmake_parse_arguments(ARG "LINK_TPX" "OUTPUT_DIRECTORY" "" ${ARGN})
-  if(NOT ARG_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR "add_tpx_plugin(${name}): no sources")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "LINK_TPX" "OUTPUT_DIRECTORY"
+    "SOURCES")
+  set(sources ${ARG_SOURCES} ${ARG_UNPARSED_ARGUMENTS})
+  if(NOT sources)
+    message(FATAL_ERROR "add_tpx_plugin(${name}): no sources (give them "
+      "after SOURCES or directly after the name)")
   endif()
-  add_library(${name} MODULE ${ARG_UNPARSED_ARGUMENTS})
+  if("OUTPUT_DIRECTORY" IN_LIST ARG_KEYWORDS_MISSING_VALUES)
+    message(FATAL_ERROR "add_tpx_plugin(${name}): OUTPUT_DIRECTORY needs a "
+      "directory")
+  endif()
+  add_library(${name} MODULE ${sources})
   set_target_properties(${name} PROPERTIES
     PREFIX ""
     CXX_STANDARD 17

@@ -13,6 +13,8 @@ config.environment["PATH"] = os.pathsep.join(
     [config.tpx_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 # Compiles of the tests go to a cache inside the build tree.
 config.environment["TPX_CACHE_DIR"] = os.path.join(config.tpx_obj_root, "test-cache")
+# Reproducers of failing plugin stages go there too, not to /tmp.
+config.environment["TPX_REPRODUCER_DIR"] = os.path.join(config.tpx_obj_root, "test-reproducers")
 # Plugins found through the environment would change what tests see.
 config.environment.pop("TRITON_PLUGIN_PATHS", None)
 

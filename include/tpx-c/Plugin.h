@@ -30,7 +30,8 @@ extern "C" {
 
 /* Bumped whenever the layout or meaning of any struct below changes. The    */
 /* host refuses plugins whose apiVersion differs from its own.                */
-#define TPX_PLUGIN_API_VERSION 1
+/* 2: TpxPassInfo.validateOptions.                                            */
+#define TPX_PLUGIN_API_VERSION 2
 
 /* Marks tpxGetPluginInfo as exported even under -fvisibility=hidden.         */
 #if defined(_WIN32)
@@ -101,6 +102,14 @@ typedef TpxStatus (*TpxPassRunFn)(MlirOperation op,
 typedef void (*TpxDependentDialectsFn)(MlirDialectRegistry registry,
                                        void *userData);
 
+/* Checks the option values of one pass instance, once, when a pipeline     */
+/* naming the pass is built (before anything runs). To reject them, report   */
+/* why and return TPX_FAILURE: the pipeline is not built and the user gets   */
+/* one error naming the pass, not one per operation the pass would run on.   */
+typedef TpxStatus (*TpxValidateOptionsFn)(const TpxOptionValues *options,
+                                          void *userData,
+                                          TpxReporter *reporter);
+
 typedef struct TpxPassInfo {
   const char *name;     /* kebab-case pass argument, e.g. "tt-my-pass" */
   const char *summary;  /* one line, shown by --help */
@@ -110,6 +119,7 @@ typedef struct TpxPassInfo {
   TpxPassRunFn run;
   void *userData;
   TpxDependentDialectsFn dependentDialects; /* may be NULL */
+  TpxValidateOptionsFn validateOptions;     /* may be NULL (API 2) */
 } TpxPassInfo;
 
 /*===------------------------------------------------------------------===*/

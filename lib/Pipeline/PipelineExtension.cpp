@@ -136,48 +136,88 @@ PipelineSelectionScope::~PipelineSelectionScope() {
 
 Error PipelineSelectionScope::takeError() { return std::move(error); }
 
+/// "file:line:col: " for the op's location (the innermost file location of
+/// a fused or named one), so that errors about a kernel's `tpx.pipeline`
+/// point at the kernel; "" when it has none.
+static std::string formatLocation(mlir::Operation *op) {
+  auto file = op->getLoc()->findInstanceOf<mlir::FileLineColLoc>();
+  if (!file)
+    return "";
+  return (file.getFilename().getValue() + ":" + llvm::Twine(file.getLine()) +
+          ":" + llvm::Twine(file.getColumn()) + ": ")
+      .str();
+}
+
+/// "tt.func @k" or "builtin.module".
+static std::string describeOp(mlir::Operation *op) {
+  std::string what = op->getName().getStringRef().str();
+  if (auto symbol = op->getAttrOfType<mlir::StringAttr>("sym_name"))
+    what += " @" + symbol.getValue().str();
+  return what;
+}
+
+namespace {
+/// A name selected by a `tpx.pipeline` attribute, and the op carrying it.
+struct SelectedName {
+  std::string name;
+  mlir::Operation *op;
+};
+} // namespace
+
 /// Reads one `tpx.pipeline` attribute: ["a", "b"] or "a,b".
 static Error readSelection(mlir::Operation *op,
-                           std::vector<std::string> &names) {
+                           std::vector<SelectedName> &names) {
   mlir::Attribute attr = op->getAttr(kPipelineAttrName);
   if (!attr)
     return Error::success();
-  auto describe = [&] {
-    std::string what = op->getName().getStringRef().str();
-    if (auto symbol = op->getAttrOfType<mlir::StringAttr>("sym_name"))
-      what += " @" + symbol.getValue().str();
-    return what;
+  auto add = [&](StringRef name) {
+    if (llvm::none_of(names, [&](const SelectedName &selected) {
+          return selected.name == name;
+        }))
+      names.push_back({name.str(), op});
   };
   if (auto string = mlir::dyn_cast<mlir::StringAttr>(attr)) {
     llvm::SmallVector<StringRef> parts;
     string.getValue().split(parts, ',', -1, /*KeepEmpty=*/false);
     for (StringRef part : parts)
-      appendUnique(names, part.trim());
+      add(part.trim());
     return Error::success();
   }
   if (auto array = mlir::dyn_cast<mlir::ArrayAttr>(attr)) {
     for (mlir::Attribute element : array) {
       auto string = mlir::dyn_cast<mlir::StringAttr>(element);
       if (!string)
-        return makeError("'" + kPipelineAttrName + "' on " + describe() +
-                         " must hold strings");
-      appendUnique(names, string.getValue());
+        return makeError(formatLocation(op) + "'" + kPipelineAttrName +
+                         "' on " + describeOp(op) + " must hold strings");
+      add(string.getValue());
     }
     return Error::success();
   }
-  return makeError("'" + kPipelineAttrName + "' on " + describe() +
-                   " must be a string or an array of strings");
+  return makeError(formatLocation(op) + "'" + kPipelineAttrName + "' on " +
+                   describeOp(op) + " must be a string or an array of strings");
 }
 
-llvm::Expected<std::vector<std::string>>
-tpx::getModulePipelineSelection(mlir::ModuleOp module) {
-  std::vector<std::string> names;
+/// The selections of the module and its functions, in order.
+static llvm::Expected<std::vector<SelectedName>>
+readModuleSelection(mlir::ModuleOp module) {
+  std::vector<SelectedName> names;
   if (Error error = readSelection(module, names))
     return std::move(error);
   for (mlir::Operation &op : module.getBody()->getOperations())
     if (mlir::isa<mlir::FunctionOpInterface>(op))
       if (Error error = readSelection(&op, names))
         return std::move(error);
+  return names;
+}
+
+llvm::Expected<std::vector<std::string>>
+tpx::getModulePipelineSelection(mlir::ModuleOp module) {
+  auto selected = readModuleSelection(module);
+  if (!selected)
+    return selected.takeError();
+  std::vector<std::string> names;
+  for (SelectedName &name : *selected)
+    names.push_back(std::move(name.name));
   return names;
 }
 
@@ -193,12 +233,19 @@ llvm::Expected<Pipeline> tpx::getEffectivePipeline(StringRef target) {
 
 llvm::Expected<Pipeline> tpx::getEffectivePipeline(StringRef target,
                                                    mlir::ModuleOp module) {
-  auto moduleNames = getModulePipelineSelection(module);
+  auto moduleNames = readModuleSelection(module);
   if (!moduleNames)
     return moduleNames.takeError();
   std::vector<std::string> names = getScopedPipelineSelection();
-  for (const std::string &name : *moduleNames)
-    appendUnique(names, name);
+  for (const SelectedName &selected : *moduleNames) {
+    // Checked here, where the op is known: the error points at the kernel.
+    if (!lookupPipelineExtension(selected.name))
+      return makeError(formatLocation(selected.op) +
+                       llvm::toString(unknownExtension(selected.name)) +
+                       ", selected by '" + kPipelineAttrName + "' on " +
+                       describeOp(selected.op));
+    appendUnique(names, selected.name);
+  }
   auto pipeline = getDefaultPipeline(target);
   if (!pipeline)
     return pipeline.takeError();

@@ -3,12 +3,14 @@
 #include "tpx/Pipeline/StageEmitter.h"
 #include "tpx/Support/SourceNesting.h"
 
+#include "DiagnosticCollector.h"
+#include "StageRunner.h"
+
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -39,59 +41,6 @@ static std::string printModule(mlir::ModuleOp module, bool debugInfo) {
   module->print(os, mlir::OpPrintingFlags().enableDebugInfo(
                         debugInfo, /*prettyForm=*/false));
   return text;
-}
-
-/// Collects the diagnostics emitted while a stage runs, so that the error
-/// returned to the caller carries them (a C API caller has no stderr).
-class DiagnosticCollector {
-public:
-  explicit DiagnosticCollector(mlir::MLIRContext *context)
-      : handler(context, [this](mlir::Diagnostic &diag) {
-          llvm::raw_string_ostream os(text);
-          if (!text.empty())
-            os << "\n";
-          os << diag.getLocation() << ": ";
-          switch (diag.getSeverity()) {
-          case mlir::DiagnosticSeverity::Error:
-            os << "error: ";
-            break;
-          case mlir::DiagnosticSeverity::Warning:
-            os << "warning: ";
-            break;
-          default:
-            os << "note: ";
-            break;
-          }
-          os << diag;
-          for (mlir::Diagnostic &note : diag.getNotes())
-            os << "\n" << note.getLocation() << ": note: " << note;
-          return mlir::success();
-        }) {}
-  const std::string &str() const { return text; }
-
-private:
-  std::string text;
-  mlir::ScopedDiagnosticHandler handler;
-};
-
-static Error runMLIRStage(const Stage &stage, mlir::ModuleOp module) {
-  mlir::MLIRContext *context = module.getContext();
-  DiagnosticCollector diagnostics(context);
-  mlir::PassManager pm(context, stage.anchor);
-  std::string entries;
-  for (const PassEntry &entry : stage.passes)
-    entries += (entries.empty() ? "" : ",") + entry.str();
-  std::string parseErrors;
-  llvm::raw_string_ostream parseStream(parseErrors);
-  if (mlir::failed(mlir::parsePassPipeline(entries, pm, parseStream)))
-    return makeError("stage '" + stage.name + "': invalid pass pipeline '" +
-                     stage.pipelineString() +
-                     "': " + StringRef(parseErrors).trim());
-  if (mlir::failed(pm.run(module)))
-    return makeError("stage '" + stage.name + "' failed" +
-                     (diagnostics.str().empty() ? "" : ":\n") +
-                     diagnostics.str());
-  return Error::success();
 }
 
 static Error writeFile(StringRef path, StringRef contents) {
@@ -136,15 +85,31 @@ tpx::runPipeline(const Pipeline &pipeline,
                      pipeline.getTarget() + "' has no stage '" +
                      options.stopAfter + "'");
   const std::string kernel = getKernelName(*module);
+  // Every stage's passes are built (and their options checked) before the
+  // first one runs: a mistake in a late stage costs no compile time.
+  // (Stages after --stop-after do not run and are not built.)
+  std::vector<std::optional<StagePassManager>> passManagers;
+  for (const Stage &stage : pipeline.getStages()) {
+    passManagers.emplace_back();
+    if (stage.kind == StageKind::MLIR || !stage.passes.empty()) {
+      auto built = StagePassManager::build(stage, module->getContext());
+      if (!built)
+        return built.takeError();
+      passManagers.back() = std::move(*built);
+    }
+    if (stage.name == options.stopAfter)
+      break;
+  }
   RunResult result;
   bool haveBytes = false;
-  for (const Stage &stage : pipeline.getStages()) {
+  for (auto [stage, passManager] :
+       llvm::zip(pipeline.getStages(), passManagers)) {
     if (stage.kind == StageKind::MLIR) {
       if (haveBytes)
         return makeError("stage '" + stage.name +
                          "' runs passes on MLIR, but an earlier stage already "
                          "emitted bytes");
-      if (Error error = runMLIRStage(stage, *module))
+      if (Error error = passManager->run(*module, options, kernel))
         return std::move(error);
       std::string fileName = kernel + "." + stage.name + ".mlir";
       if (auto path = findOverride(options, fileName)) {
@@ -175,8 +140,8 @@ tpx::runPipeline(const Pipeline &pipeline,
       if (Error error = dumpStage(options, fileName, result.output))
         return std::move(error);
     } else {
-      if (!stage.passes.empty())
-        if (Error error = runMLIRStage(stage, *module))
+      if (passManager)
+        if (Error error = passManager->run(*module, options, kernel))
           return std::move(error);
       StageEmitter *emitter =
           lookupStageEmitter(pipeline.getTarget(), stage.name);

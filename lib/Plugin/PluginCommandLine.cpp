@@ -39,10 +39,13 @@ bool tpx::loadPluginsForTool(int argc, char **argv,
       remaining.push_back(argv[i]);
       continue;
     }
-    if (path.empty())
+    // The value is a list like $TRITON_PLUGIN_PATHS: split on ':', empty
+    // entries ignored; a value with no entry at all is a mistake.
+    if (llvm::StringRef(path).trim(':').empty())
       return fail(llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                          "--load-plugin needs a path"));
-    if (llvm::Error error = loadPlugin(path))
+                                          "--load-plugin needs a path (got '" +
+                                              path + "')"));
+    if (llvm::Error error = loadPluginPaths(path))
       return fail(std::move(error));
   }
   return true;

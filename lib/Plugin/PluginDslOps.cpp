@@ -8,7 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "tpx/Plugin/PluginRegistry.h"
 
+#include "PluginCrashGuard.h"
 #include "PluginPass.h"
+#include "Plural.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/CAPI/IR.h"
@@ -85,7 +87,7 @@ Error tpx::buildPluginDslOp(StringRef name, const TpxBuildContext &where,
   if (info.numOperands >= 0 &&
       operands.size() != static_cast<size_t>(info.numOperands))
     return makeError("DSL op '" + name + "' takes " +
-                     llvm::Twine(info.numOperands) + " operands, got " +
+                     countOf(info.numOperands, "operand") + ", got " +
                      llvm::Twine(operands.size()));
   for (auto [i, operand] : llvm::enumerate(operands))
     if (!unwrap(operand))
@@ -146,17 +148,22 @@ Error tpx::buildPluginDslOp(StringRef name, const TpxBuildContext &where,
   MlirValue produced[kMaxResults] = {};
   size_t numProduced = 0;
   PluginReporter reporter;
-  TpxStatus status =
-      info.build(&where, operands.data(), operands.size(), complete.data(),
-                 complete.size(), produced, kMaxResults, &numProduced,
-                 info.userData, reporter.get());
+  TpxStatus status = TPX_FAILURE;
+  if (std::optional<std::string> crash = runGuarded([&] {
+        status =
+            info.build(&where, operands.data(), operands.size(),
+                       complete.data(), complete.size(), produced, kMaxResults,
+                       &numProduced, info.userData, reporter.get());
+      }))
+    return makeError("DSL op '" + name + "' of plugin '" + op->plugin +
+                     "' crashed: " + *crash);
   if (status != TPX_SUCCESS)
     return makeError("DSL op '" + name + "' of plugin '" + op->plugin +
                      "' failed: " + reporter.str());
   if (numProduced > kMaxResults)
     return makeError("DSL op '" + name + "' of plugin '" + op->plugin +
-                     "' reported " + llvm::Twine(numProduced) +
-                     " results, more than the " + llvm::Twine(kMaxResults) +
+                     "' reported " + countOf(numProduced, "result") +
+                     ", more than the " + llvm::Twine(kMaxResults) +
                      " allowed");
   for (size_t i = 0; i < numProduced; ++i) {
     if (!unwrap(produced[i]))

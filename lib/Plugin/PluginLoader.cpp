@@ -1,12 +1,16 @@
 //===- PluginLoader.cpp - Open and validate one plugin file ---------------===//
 #include "tpx/Plugin/PluginLoader.h"
+#include "tpx/Plugin/PluginFileChecks.h"
+
+#include "PluginCrashGuard.h"
+#include "Plural.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstring>
 #include <dlfcn.h>
 
 using namespace tpx;
@@ -26,20 +30,16 @@ std::string tpx::sha256Hex(StringRef bytes) {
   return llvm::toHex(digest, /*LowerCase=*/true);
 }
 
-/// Checks the ELF header ourselves: dlopen's message for a text file
-/// ("invalid ELF header" or worse) does not say what is wrong clearly.
-static Error checkSharedLibrary(StringRef bytes) {
-  if (bytes.size() < 18 || !bytes.starts_with("\x7f"
-                                              "ELF"))
-    return makeError("not a shared library (no ELF header)");
-  // e_type is a 16-bit field at offset 16, in the file's byte order.
-  bool littleEndian = bytes[5] == 1;
-  uint16_t type = littleEndian ? uint8_t(bytes[16]) | (uint8_t(bytes[17]) << 8)
-                               : (uint8_t(bytes[16]) << 8) | uint8_t(bytes[17]);
-  constexpr uint16_t kSharedObject = 3; // ET_DYN
-  if (type != kSharedObject)
-    return makeError("not a shared library (ELF file of type " +
-                     llvm::Twine(type) + ", expected ET_DYN)");
+/// Texts longer than this are taken for unterminated garbage.
+static constexpr size_t kMaxTextBytes = size_t(1) << 20;
+
+/// Checks that an optional text field (a summary, a description, a string
+/// default) is a terminated string. Reading it is the point: openPlugin
+/// validates under a crash guard, so a wild pointer fails here, as an
+/// error, rather than later wherever tpx first prints the text.
+static Error checkText(const char *text, const llvm::Twine &what) {
+  if (text && strnlen(text, kMaxTextBytes) == kMaxTextBytes)
+    return makeError(what + " is not a NUL-terminated string");
   return Error::success();
 }
 
@@ -63,11 +63,12 @@ static Error checkScalarKind(const TpxScalar &scalar, bool allowType,
   case TPX_KIND_INT:
   case TPX_KIND_FLOAT:
   case TPX_KIND_BOOL:
-  case TPX_KIND_STRING:
     return Error::success();
+  case TPX_KIND_STRING:
+    return checkText(scalar.stringValue, what + "'s default");
   case TPX_KIND_TYPE:
     if (allowType)
-      return Error::success();
+      return checkText(scalar.stringValue, what + "'s default");
     break;
   }
   return makeError(what + " has invalid kind " +
@@ -81,14 +82,25 @@ static Error checkPass(const TpxPassInfo &pass, size_t index) {
   StringRef name = pass.name;
   if (!pass.run)
     return makeError("pass '" + name + "' has a null run callback");
+  if (Error error =
+          checkText(pass.summary, "the summary of pass '" + name + "'"))
+    return error;
+  if (Error error =
+          checkText(pass.anchorOp, "the anchor op of pass '" + name + "'"))
+    return error;
   if (pass.numOptions && !pass.options)
     return makeError("pass '" + name + "' declares " +
-                     llvm::Twine(pass.numOptions) + " options but no array");
+                     countOf(pass.numOptions, "option") + " but no array");
   for (size_t i = 0; i < pass.numOptions; ++i) {
     const TpxPassOption &option = pass.options[i];
     if (!option.name || !isKebabName(option.name))
       return makeError("option #" + llvm::Twine(i) + " of pass '" + name +
                        "' has a null or malformed name");
+    if (Error error =
+            checkText(option.description, "the description of option '" +
+                                              StringRef(option.name) +
+                                              "' of pass '" + name + "'"))
+      return error;
     if (Error error = checkScalarKind(option.defaultValue, /*allowType=*/false,
                                       "option '" + StringRef(option.name) +
                                           "' of pass '" + name + "'"))
@@ -108,17 +120,25 @@ static Error checkDslOp(const TpxDslOpInfo &op, size_t index) {
   StringRef name = op.name;
   if (!op.build)
     return makeError("DSL op '" + name + "' has a null build callback");
+  if (Error error =
+          checkText(op.summary, "the summary of DSL op '" + name + "'"))
+    return error;
   if (op.numOperands < -1)
     return makeError("DSL op '" + name + "' has invalid numOperands " +
                      llvm::Twine(op.numOperands));
   if (op.numKeywords && !op.keywords)
     return makeError("DSL op '" + name + "' declares " +
-                     llvm::Twine(op.numKeywords) + " keywords but no array");
+                     countOf(op.numKeywords, "keyword") + " but no array");
   for (size_t i = 0; i < op.numKeywords; ++i) {
     const TpxKeywordInfo &keyword = op.keywords[i];
     if (!keyword.name || !isIdentifier(keyword.name))
       return makeError("keyword #" + llvm::Twine(i) + " of DSL op '" + name +
                        "' has a null or malformed name");
+    if (Error error =
+            checkText(keyword.description, "the description of keyword '" +
+                                               StringRef(keyword.name) +
+                                               "' of DSL op '" + name + "'"))
+      return error;
     if (Error error = checkScalarKind(keyword.defaultValue, /*allowType=*/true,
                                       "keyword '" + StringRef(keyword.name) +
                                           "' of DSL op '" + name + "'"))
@@ -156,21 +176,24 @@ Error tpx::validatePluginInfo(const TpxPluginInfo *info) {
   if (!info->version)
     return makeError("malformed plugin info: version of plugin '" +
                      StringRef(info->name) + "' is null");
-  auto checkArray = [](const void *array, size_t count,
-                       StringRef what) -> Error {
+  if (Error error = checkText(info->version, "malformed plugin info: version"))
+    return error;
+  auto checkArray = [](const void *array, size_t count, StringRef noun,
+                       StringRef pluralNoun = "") -> Error {
     if (count && !array)
-      return makeError("malformed plugin info: " + llvm::Twine(count) + " " +
-                       what + " declared but the array is null");
+      return makeError(
+          "malformed plugin info: " + countOf(count, noun, pluralNoun) +
+          " declared but the array is null");
     return Error::success();
   };
-  if (Error error = checkArray(info->passes, info->numPasses, "passes"))
+  if (Error error = checkArray(info->passes, info->numPasses, "pass", "passes"))
     return error;
-  if (Error error = checkArray(info->dialects, info->numDialects, "dialects"))
+  if (Error error = checkArray(info->dialects, info->numDialects, "dialect"))
     return error;
-  if (Error error = checkArray(info->dslOps, info->numDslOps, "DSL ops"))
+  if (Error error = checkArray(info->dslOps, info->numDslOps, "DSL op"))
     return error;
-  if (Error error =
-          checkArray(info->extensions, info->numExtensions, "extensions"))
+  if (Error error = checkArray(info->extensions, info->numExtensions,
+                               "pipeline extension"))
     return error;
   for (size_t i = 0; i < info->numPasses; ++i)
     if (Error error = checkPass(info->passes[i], i))
@@ -195,6 +218,10 @@ Error tpx::validatePluginInfo(const TpxPluginInfo *info) {
     if (!extension.apply)
       return makeError("pipeline extension '" + StringRef(extension.name) +
                        "' has a null apply callback");
+    if (Error error =
+            checkText(extension.summary, "the summary of pipeline extension '" +
+                                             StringRef(extension.name) + "'"))
+      return error;
   }
   return Error::success();
 }
@@ -206,17 +233,17 @@ tpx::openPlugin(StringRef path, const PluginWarningHandler &warn) {
   };
   OpenedPlugin plugin;
   plugin.path = path.str();
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer) {
-    std::error_code ec = buffer.getError();
-    if (ec == std::errc::no_such_file_or_directory)
-      return makeError(path + ": no such file or directory");
-    return makeError(path + ": cannot read: " + ec.message());
+  {
+    // The one read of the file: the ELF checks and the content hash see the
+    // same bounded bytes (PluginFileChecks.h says why nothing else reads).
+    auto buffer = readPluginFile(path);
+    if (!buffer)
+      return prefixed(buffer.takeError());
+    StringRef bytes = (*buffer)->getBuffer();
+    if (Error error = checkPluginElf(bytes))
+      return prefixed(std::move(error));
+    plugin.contentHash = sha256Hex(bytes);
   }
-  if (Error error = checkSharedLibrary((*buffer)->getBuffer()))
-    return prefixed(std::move(error));
-  plugin.contentHash = sha256Hex((*buffer)->getBuffer());
   llvm::SmallString<256> realPath;
   if (llvm::sys::fs::real_path(path, realPath))
     realPath = path;
@@ -244,8 +271,19 @@ tpx::openPlugin(StringRef path, const PluginWarningHandler &warn) {
                             "' (not a tpx plugin)");
   }
   auto getInfo = reinterpret_cast<TpxGetPluginInfoFn>(entry);
-  plugin.info = getInfo();
-  if (Error error = validatePluginInfo(plugin.info))
-    return prefixed(std::move(error));
+  if (std::optional<std::string> crash =
+          runGuarded([&] { plugin.info = getInfo(); }))
+    return makeError(path + ": " TPX_PLUGIN_ENTRY_SYMBOL " crashed: " + *crash);
+  // The info is the plugin's memory: a wild pointer in it must not take the
+  // process down either.
+  std::string problem;
+  if (std::optional<std::string> crash = runGuarded([&] {
+        if (Error error = validatePluginInfo(plugin.info))
+          problem = llvm::toString(std::move(error));
+      }))
+    return makeError(path + ": reading the plugin info crashed (" + *crash +
+                     "): a pointer in it is invalid");
+  if (!problem.empty())
+    return makeError(path + ": " + problem);
   return std::optional<OpenedPlugin>(std::move(plugin));
 }

@@ -1,14 +1,30 @@
 //===- PluginPass.cpp - A plugin's C pass as an mlir::Pass ----------------===//
 #include "PluginPass.h"
+#include "PluginCrashGuard.h"
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/TypeID.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <memory>
+#include <mutex>
 
 using namespace tpx;
+
+/// "tt.func @kernel": which op a pass failed on (the error is emitted at its
+/// location without printing the op, which can be huge).
+static std::string describeOp(mlir::Operation *op) {
+  std::string text = op->getName().getStringRef().str();
+  if (auto symbol = op->getAttrOfType<mlir::StringAttr>(
+          mlir::SymbolTable::getSymbolAttrName()))
+    text += " @" + symbol.getValue().str();
+  return text;
+}
 
 namespace {
 /// What every instance of one plugin pass shares.
@@ -19,6 +35,15 @@ struct PluginPassSpec {
   std::string className;
   const TpxPassInfo *info;
   mlir::TypeID typeID;
+  /// How the plugin's dependentDialects callback crashed, if it did: MLIR
+  /// calls it where no error can be returned, so the next run reports it.
+  mutable std::mutex crashMutex;
+  mutable std::string dependentDialectsCrash;
+
+  /// "pass 'x' of plugin 'p'", the subject of every message about it.
+  std::string describe() const {
+    return "pass '" + argument + "' of plugin '" + plugin + "'";
+  }
 };
 
 class PluginPass : public mlir::Pass {
@@ -45,14 +70,133 @@ public:
            opName.getStringRef() == spec->info->anchorOp;
   }
   void getDependentDialects(mlir::DialectRegistry &registry) const override {
-    if (spec->info->dependentDialects)
-      spec->info->dependentDialects(wrap(&registry), spec->info->userData);
+    const TpxPassInfo &info = *spec->info;
+    if (!info.dependentDialects)
+      return;
+    if (std::optional<std::string> crash = runGuarded(
+            [&] { info.dependentDialects(wrap(&registry), info.userData); })) {
+      std::lock_guard<std::mutex> lock(spec->crashMutex);
+      spec->dependentDialectsCrash = *crash;
+    }
   }
   std::unique_ptr<mlir::Pass> clonePass() const override {
     return std::make_unique<PluginPass>(*this);
   }
 
+  /// Called once per pass instance, when a pipeline naming the pass is
+  /// built: parses the options (naming the pass in parse errors, which MLIR
+  /// does not), then lets the plugin check their values, so bad options are
+  /// one error before anything runs instead of one per operation.
+  mlir::LogicalResult
+  initializeOptions(llvm::StringRef options,
+                    llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)>
+                        errorHandler) override {
+    if (mlir::failed(mlir::Pass::initializeOptions(
+            options, [&](const llvm::Twine &message) {
+              return errorHandler("invalid options for " + spec->describe() +
+                                  ": " + explainParseError(options, message));
+            })))
+      return mlir::failure();
+    const TpxPassInfo &info = *spec->info;
+    if (!info.validateOptions)
+      return mlir::success();
+    std::vector<TpxScalar> values = getOptionValues();
+    TpxOptionValues optionValues{info.numOptions, info.options, values.data()};
+    PluginReporter reporter;
+    TpxStatus status = TPX_FAILURE;
+    if (std::optional<std::string> crash = runGuarded([&] {
+          status = info.validateOptions(&optionValues, info.userData,
+                                        reporter.get());
+        }))
+      return errorHandler(spec->describe() +
+                          " crashed while checking its options: " + *crash);
+    if (status != TPX_SUCCESS)
+      return errorHandler("invalid options for " + spec->describe() + ": " +
+                          reporter.str());
+    return mlir::success();
+  }
+
   void runOnOperation() override {
+    const TpxPassInfo &info = *spec->info;
+    mlir::Operation *op = getOperation();
+    {
+      std::lock_guard<std::mutex> lock(spec->crashMutex);
+      if (!spec->dependentDialectsCrash.empty()) {
+        mlir::emitError(op->getLoc())
+            << spec->describe() << ": its dependentDialects callback crashed: "
+            << spec->dependentDialectsCrash;
+        return signalPassFailure();
+      }
+    }
+    std::vector<TpxScalar> values = getOptionValues();
+    TpxOptionValues options{info.numOptions, info.options, values.data()};
+    PluginReporter reporter;
+    TpxStatus status = TPX_FAILURE;
+    if (std::optional<std::string> crash = runGuarded([&] {
+          status = info.run(wrap(op), &options, info.userData, reporter.get());
+        })) {
+      mlir::emitError(op->getLoc()) << spec->describe() << " crashed on "
+                                    << describeOp(op) << ": " << *crash;
+      return signalPassFailure();
+    }
+    if (status == TPX_SUCCESS)
+      return;
+    mlir::emitError(op->getLoc()) << spec->describe() << " failed on "
+                                  << describeOp(op) << ": " << reporter.str();
+    signalPassFailure();
+  }
+
+private:
+  template <typename T> using Opt = mlir::Pass::Option<T>;
+
+  /// What is wrong with `options`, given MLIR's message. LLVM's option
+  /// parser prints a bad value's message straight to stderr and hands MLIR
+  /// nothing, so the value is checked here against the declared kind.
+  std::string explainParseError(llvm::StringRef options,
+                                const llvm::Twine &message) const {
+    std::string text = llvm::StringRef(message.str()).trim().str();
+    llvm::StringRef parser = "<Pass-Options-Parser>: ";
+    if (llvm::StringRef(text).starts_with(parser))
+      text = text.substr(parser.size());
+    if (!text.empty())
+      return text;
+    const TpxPassInfo &info = *spec->info;
+    llvm::SmallVector<llvm::StringRef> pairs;
+    options.split(pairs, ' ', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef pair : pairs) {
+      auto [name, value] = pair.split('=');
+      for (size_t i = 0; i < info.numOptions; ++i) {
+        if (name != info.options[i].name)
+          continue;
+        int64_t intValue;
+        double floatValue;
+        switch (info.options[i].defaultValue.kind) {
+        case TPX_KIND_INT:
+          if (value.getAsInteger(0, intValue))
+            return "option '" + name.str() + "' needs an integer, got '" +
+                   value.str() + "'";
+          break;
+        case TPX_KIND_FLOAT:
+          if (value.getAsDouble(floatValue))
+            return "option '" + name.str() + "' needs a number, got '" +
+                   value.str() + "'";
+          break;
+        case TPX_KIND_BOOL:
+          if (!llvm::is_contained({"true", "false", "1", "0", ""}, value))
+            return "option '" + name.str() + "' needs true or false, got '" +
+                   value.str() + "'";
+          break;
+        default:
+          break;
+        }
+      }
+    }
+    return "cannot parse '" + options.str() + "'";
+  }
+
+  /// The current option values, in declaration order (string values point
+  /// into the options, valid while they are).
+  std::vector<TpxScalar> getOptionValues() const {
     const TpxPassInfo &info = *spec->info;
     std::vector<TpxScalar> values(info.numOptions);
     for (size_t i = 0; i < info.numOptions; ++i) {
@@ -73,19 +217,8 @@ public:
         break;
       }
     }
-    TpxOptionValues options{info.numOptions, info.options, values.data()};
-    PluginReporter reporter;
-    mlir::Operation *op = getOperation();
-    if (info.run(wrap(op), &options, info.userData, reporter.get()) ==
-        TPX_SUCCESS)
-      return;
-    op->emitError() << "pass '" << spec->argument << "' of plugin '"
-                    << spec->plugin << "' failed: " << reporter.str();
-    signalPassFailure();
+    return values;
   }
-
-private:
-  template <typename T> using Opt = mlir::Pass::Option<T>;
 
   void createOptions() {
     const TpxPassInfo &info = *spec->info;

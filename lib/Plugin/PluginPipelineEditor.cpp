@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PluginPipelineEditor.h"
+#include "PluginCrashGuard.h"
 #include "PluginPass.h"
 
 using namespace tpx;
@@ -90,7 +91,11 @@ Error tpx::applyPluginPipelineExtension(const TpxPipelineExtensionInfo &info,
   };
 
   PluginReporter reporter;
-  TpxStatus status = info.apply(&editor, info.userData, reporter.get());
+  TpxStatus status = TPX_FAILURE;
+  if (std::optional<std::string> crash = runGuarded(
+          [&] { status = info.apply(&editor, info.userData, reporter.get()); }))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "it crashed: " + *crash);
   if (!state.firstError.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    state.firstError);

@@ -1,8 +1,10 @@
 //===- PluginRegistry.cpp - Check names, register, commit -----------------===//
 #include "tpx/Plugin/PluginRegistry.h"
 #include "tpx/Pipeline/PipelineExtension.h"
+#include "tpx/Plugin/PluginFileChecks.h"
 #include "tpx/Registration/TpxRegistration.h"
 
+#include "PluginCrashGuard.h"
 #include "PluginPass.h"
 #include "PluginPipelineEditor.h"
 
@@ -136,8 +138,14 @@ static Error registerDialects(const TpxPluginInfo &info,
     const TpxDialectInfo &dialect = info.dialects[i];
     mlir::DialectRegistry one;
     PluginReporter reporter;
-    if (dialect.registerDialect(wrap(&one), dialect.userData, reporter.get()) !=
-        TPX_SUCCESS)
+    TpxStatus status = TPX_FAILURE;
+    if (std::optional<std::string> crash = runGuarded([&] {
+          status = dialect.registerDialect(wrap(&one), dialect.userData,
+                                           reporter.get());
+        }))
+      return makeError("registration callback of dialect '" +
+                       StringRef(dialect.name) + "' crashed: " + *crash);
+    if (status != TPX_SUCCESS)
       return makeError("registration callback of dialect '" +
                        StringRef(dialect.name) + "' failed: " + reporter.str());
     if (!llvm::is_contained(one.getDialectNames(), StringRef(dialect.name)))
@@ -206,13 +214,29 @@ static Error loadOneFile(StringRef path, const PluginWarningHandler &warn) {
 Error tpx::loadPlugin(StringRef path, const PluginWarningHandler &warn) {
   if (!llvm::sys::fs::is_directory(path))
     return loadOneFile(path, warn);
-  // A directory: every *.so in it, sorted so the load order is stable.
+  // A directory: every *.so in it, sorted so the load order is stable. An
+  // entry that is not a regular file (a FIFO, a device, a directory, a
+  // dangling link) cannot be a plugin and is skipped with a warning rather
+  // than failing the whole folder; it is never opened. A regular *.so that
+  // is not a valid plugin is an error, as when named directly.
   std::vector<std::string> files;
   std::error_code ec;
   for (llvm::sys::fs::directory_iterator it(path, ec), end; it != end && !ec;
-       it.increment(ec))
-    if (llvm::sys::path::extension(it->path()) == ".so")
-      files.push_back(it->path());
+       it.increment(ec)) {
+    if (llvm::sys::path::extension(it->path()) != ".so")
+      continue;
+    llvm::sys::fs::file_status status;
+    if (std::error_code statError =
+            llvm::sys::fs::status(it->path(), status, /*Follow=*/true)) {
+      warn(it->path() + ": skipped: cannot stat: " + statError.message());
+      continue;
+    }
+    if (std::optional<std::string> kind = describeNonRegularFile(status)) {
+      warn(it->path() + ": skipped: not a regular file (" + *kind + ")");
+      continue;
+    }
+    files.push_back(it->path());
+  }
   if (ec)
     return makeError(path + ": cannot list directory: " + ec.message());
   llvm::sort(files);
@@ -247,10 +271,23 @@ std::vector<const LoadedPlugin *> tpx::getLoadedPlugins() {
   return plugins;
 }
 
+const LoadedPlugin *tpx::findPluginOfPass(StringRef argument) {
+  RegistryState &state = getState();
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
+  auto owner = state.passOwners.find(argument);
+  if (owner == state.passOwners.end())
+    return nullptr;
+  for (const auto &plugin : state.plugins)
+    if (plugin->name == owner->second)
+      return plugin.get();
+  return nullptr;
+}
+
 void tpx::appendPluginDialects(mlir::DialectRegistry &registry) {
   RegistryState &state = getState();
   std::lock_guard<std::recursive_mutex> lock(state.mutex);
   state.dialects.appendTo(registry);
+  addMissingDialectHint(registry);
 }
 
 std::vector<PluginDslOp> tpx::getPluginDslOps() {

@@ -8,7 +8,7 @@
 // LAST: tt.store %{{.*}}, %{{.*}} : !tt.ptr<f32>
 // FIRST: tt.load %{{.*}} evictionPolicy = evict_first
 // FIRST: tt.store %{{.*}} evictionPolicy = evict_first
-// BAD: error: pass 'tt-example-eviction-policy' of plugin 'example-eviction-policy' failed: unknown policy 'sometimes'
+// BAD: error: pass 'tt-example-eviction-policy' of plugin 'example-eviction-policy' failed on builtin.module: unknown policy 'sometimes'
 tt.func public @copy(%src: !tt.ptr<f32>, %dst: !tt.ptr<f32>) {
   %v = tt.load %src : !tt.ptr<f32>
   tt.store %dst, %v : !tt.ptr<f32>

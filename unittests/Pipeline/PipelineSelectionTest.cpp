@@ -107,7 +107,22 @@ TEST(PipelineSelection, ModuleAndKernelAttributes) {
   EXPECT_EQ(
       ttirOf(getEffectivePipeline("cpu", *plain)),
       "builtin.module(inline,tt-replace-poison,canonicalize,cse,symbol-dce)");
+  // Errors point at the op that carries the attribute.
   EXPECT_EQ(ttirOf(getEffectivePipeline("cpu", *bad)),
-            "error: 'tpx.pipeline' on builtin.module must be a string or an "
-            "array of strings");
+            "error: -:1:1: 'tpx.pipeline' on builtin.module must be a "
+            "string or an array of strings");
+  auto unknown = mlir::parseSourceString<mlir::ModuleOp>(
+      "tt.func public @k() attributes {tpx.pipeline = [\"nope\"]} "
+      "{ tt.return }",
+      &context, "k.ttir");
+  ASSERT_TRUE(unknown);
+  std::string message = ttirOf(getEffectivePipeline("cpu", *unknown));
+  EXPECT_EQ(message.rfind("error: k.ttir:1:1: unknown pipeline extension "
+                          "'nope' (known: ",
+                          0),
+            0u)
+      << message;
+  EXPECT_NE(message.find("selected by 'tpx.pipeline' on tt.func @k"),
+            std::string::npos)
+      << message;
 }

@@ -44,10 +44,10 @@ TEST(PluginLoader, ValidatesFields) {
             "tpxGetPluginInfo returned null");
   TpxPluginInfo info = goodInfo();
   EXPECT_EQ(validate(info), "");
-  info.apiVersion = 2;
+  info.apiVersion = 1;
   EXPECT_EQ(
       validate(info),
-      "plugin API version 2 is not supported (this tpx supports version 1)");
+      "plugin API version 1 is not supported (this tpx supports version 2)");
   info = goodInfo();
   info.structSize = 4;
   EXPECT_NE(validate(info).find("structSize is 4"), std::string::npos);
@@ -60,8 +60,12 @@ TEST(PluginLoader, ValidatesFields) {
             std::string::npos);
   info = goodInfo();
   info.numExtensions = 1;
-  EXPECT_EQ(validate(info), "malformed plugin info: 1 extensions declared but "
-                            "the array is null");
+  EXPECT_EQ(validate(info), "malformed plugin info: 1 pipeline extension "
+                            "declared but the array is null");
+  info.numExtensions = 0;
+  info.numPasses = 2;
+  EXPECT_EQ(validate(info),
+            "malformed plugin info: 2 passes declared but the array is null");
 }
 
 TEST(PluginLoader, ValidatesPassOptions) {

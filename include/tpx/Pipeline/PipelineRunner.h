@@ -1,7 +1,8 @@
 //===- PipelineRunner.h - Run a pipeline on a module -----------*- C++ -*-===//
 //
 // Runs the stages of a Pipeline in order on one module: MLIR stages through
-// an mlir::PassManager built from the stage's pipeline string, Emit stages
+// an mlir::PassManager built from the stage's pass entries (all stages are
+// built, and their options checked, before the first one runs), Emit stages
 // through their StageEmitter. After each stage the output can be dumped to a
 // directory and replaced by a file from an override directory (the
 // TRITON_KERNEL_DUMP / TRITON_KERNEL_OVERRIDE workflow).
@@ -30,6 +31,15 @@ struct RunOptions {
   std::string overrideDir;
   /// Print locations in MLIR outputs and dumps.
   bool printDebugInfo = false;
+  /// A stage that runs a plugin pass and fails (the pass reports failure or
+  /// crashes) writes a local MLIR reproducer of the failing pass,
+  /// `<kernel>.<stage>.reproducer-XXXXXX.mlir`, into this directory; if it
+  /// is empty, into $TPX_REPRODUCER_DIR, else the system temporary
+  /// directory. Such a stage runs without threads (MLIR's local reproducers
+  /// need that); the context's setting is restored after it.
+  std::string reproducerDir;
+  /// False: no reproducers, and plugin stages keep the context's threading.
+  bool crashReproducers = true;
   /// Checks an MLIR override of stage `stage` before it replaces that
   /// stage's output (the driver checks it against what the target accepts).
   std::function<llvm::Error(llvm::StringRef stage, mlir::ModuleOp)>
@@ -49,8 +59,10 @@ struct RunResult {
 std::string getKernelName(mlir::ModuleOp module);
 
 /// Runs `pipeline` on `module` (which may be replaced by an override).
-/// Errors name the stage; pass failures carry the MLIR diagnostics, which
-/// are also reported through the context's diagnostic handler.
+/// Errors name the stage (and the entry, for one that does not build); pass
+/// failures carry the MLIR diagnostics (collected, not reported through the
+/// context's other handlers) and, for a stage with a plugin pass, the
+/// `tpx-opt ... --run-reproducer FILE` command that replays the failure.
 llvm::Expected<RunResult> runPipeline(const Pipeline &pipeline,
                                       mlir::OwningOpRef<mlir::ModuleOp> &module,
                                       const RunOptions &options);

@@ -4,7 +4,8 @@
 // plugin's passes exist as `--pass-name` flags. loadPluginsForTool() loads
 // $TRITON_PLUGIN_PATHS and every `--load-plugin=P` / `--load-plugin P`
 // (also with a single dash), and removes those arguments so the tool's own
-// parser never sees them.
+// parser never sees them. P is split on ':' exactly like the environment
+// variable (`--load-plugin a.so:dir:b.so`; empty entries are ignored).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TPX_PLUGIN_PLUGINCOMMANDLINE_H

@@ -1,11 +1,12 @@
 //===- PluginLoader.h - Open and validate one plugin file -------*- C++ -*-===//
 //
-// The file-level half of loading: check that the path is an ELF shared
-// library, dlopen it (RTLD_NOW | RTLD_LOCAL), find `tpxGetPluginInfo` and
-// validate the TpxPluginInfo it returns (API version, struct size, tpx
-// version, null or malformed fields). Nothing is registered here; see
-// PluginRegistry for the checks that need global state (duplicates) and the
-// commit. Every error reads "<path>: <cause>".
+// The file-level half of loading: check the file before dlopen trusts it
+// (kind, size and ELF structure, PluginFileChecks.h), dlopen it (RTLD_NOW |
+// RTLD_LOCAL), find `tpxGetPluginInfo` and validate the TpxPluginInfo it
+// returns (API version, struct size, tpx version, null or malformed fields),
+// calling into the plugin under a crash guard. Nothing is registered here;
+// see PluginRegistry for the checks that need global state (duplicates) and
+// the commit. Every error reads "<path>: <cause>".
 //
 //===----------------------------------------------------------------------===//
 #ifndef TPX_PLUGIN_PLUGINLOADER_H
@@ -32,7 +33,8 @@ struct OpenedPlugin {
   /// The path as given and its canonical form (the identity of the file).
   std::string path;
   std::string realPath;
-  /// SHA-256 of the file's bytes, in hex: what cache keys use.
+  /// SHA-256 of the file's bytes (from the one bounded read that the checks
+  /// use too), in hex: what cache keys use.
   std::string contentHash;
   void *handle = nullptr;
   const TpxPluginInfo *info = nullptr;

@@ -52,9 +52,19 @@ llvm::Error loadPluginsFromEnvironment(
 /// The loaded plugins, in load order.
 std::vector<const LoadedPlugin *> getLoadedPlugins();
 
+/// The loaded plugin that provides the pass `argument`, or null (a tpx or
+/// MLIR pass, or no pass at all).
+const LoadedPlugin *findPluginOfPass(llvm::StringRef argument);
+
 /// Adds every plugin dialect to `registry` (tools call this before creating
-/// their context, after loading plugins).
+/// their context, after loading plugins), and the missing-dialect hint.
 void appendPluginDialects(mlir::DialectRegistry &registry);
+
+/// Makes contexts made from `registry` amend MLIR's "unregistered dialect"
+/// parse errors with a hint to load the plugin that provides the dialect
+/// (--load-plugin, TRITON_PLUGIN_PATHS). See MissingDialectHint.cpp for
+/// when the hint is installed.
+void addMissingDialectHint(mlir::DialectRegistry &registry);
 
 /// A DSL op of a loaded plugin.
 struct PluginDslOp {

@@ -24,6 +24,7 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Support/TypeID.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -35,17 +36,27 @@ using namespace tpx::plugin;
 namespace oot {
 
 /// %r = oot.axpy %x, %y {alpha = A : E} : T   computes A * x + y.
+/// Pure (what ODS spells `Pure`): no memory effects, so unused ones are
+/// erased and identical ones merged by canonicalize and cse, and always
+/// speculatable, so loop-invariant code motion may hoist it.
 class AxpyOp
-    : public mlir::Op<AxpyOp, mlir::OpTrait::ZeroRegions,
-                      mlir::OpTrait::OneResult,
-                      mlir::OpTrait::OneTypedResult<mlir::Type>::Impl,
-                      mlir::OpTrait::ZeroSuccessors,
-                      mlir::OpTrait::NOperands<2>::Impl,
-                      mlir::OpTrait::SameOperandsAndResultType> {
+    : public mlir::Op<
+          AxpyOp, mlir::OpTrait::ZeroRegions, mlir::OpTrait::OneResult,
+          mlir::OpTrait::OneTypedResult<mlir::Type>::Impl,
+          mlir::OpTrait::ZeroSuccessors, mlir::OpTrait::NOperands<2>::Impl,
+          mlir::OpTrait::SameOperandsAndResultType,
+          mlir::MemoryEffectOpInterface::Trait,
+          mlir::ConditionallySpeculatable::Trait,
+          mlir::OpTrait::AlwaysSpeculatableImplTrait> {
 public:
   using Op::Op;
   static llvm::StringRef getOperationName() { return "oot.axpy"; }
   static llvm::ArrayRef<llvm::StringRef> getAttributeNames() { return {}; }
+
+  /// No effects: the op reads and writes no memory.
+  void getEffects(
+      llvm::SmallVectorImpl<
+          mlir::SideEffects::EffectInstance<mlir::MemoryEffects::Effect>> &) {}
 
   static void build(mlir::OpBuilder &builder, mlir::OperationState &state,
                     mlir::Value x, mlir::Value y, double alpha) {
@@ -117,16 +128,23 @@ MLIR_DEFINE_EXPLICIT_TYPE_ID(oot::OotDialect)
 
 //===--- 1. oot-op-stats ------------------------------------------------===//
 
-static TpxStatus runOpStats(MlirOperation root, const TpxOptionValues *options,
-                            void *, TpxReporter *reporter) {
+// Runs once per pipeline that names the pass, before anything runs: a bad
+// value is one error, not one per kernel function.
+static TpxStatus checkOpStatsOptions(const TpxOptionValues *options, void *,
+                                     TpxReporter *reporter) {
   int64_t minCount = getInt(options, "min-count");
-  llvm::StringRef attrName = getString(options, "attr");
   if (minCount < 1)
     return fail(reporter, "option 'min-count' must be at least 1, got " +
                               llvm::Twine(minCount));
-  if (attrName.empty())
+  if (getString(options, "attr").empty())
     return fail(reporter, "option 'attr' must not be empty");
+  return TPX_SUCCESS;
+}
 
+static TpxStatus runOpStats(MlirOperation root, const TpxOptionValues *options,
+                            void *, TpxReporter *) {
+  int64_t minCount = getInt(options, "min-count");
+  llvm::StringRef attrName = getString(options, "attr");
   mlir::Operation *func = unwrap(root); // a tt.func (the anchor)
   llvm::MapVector<llvm::StringRef, int64_t> counts;
   func->walk([&](mlir::Operation *op) {
@@ -177,7 +195,8 @@ static TpxStatus runConvertOotToArith(MlirOperation root,
 static const TpxPassInfo kPasses[] = {
     {"oot-op-stats", "Record per-kernel op counts as an attribute",
      /*anchorOp=*/"tt.func", kStatsOptions, 2, runOpStats,
-     /*userData=*/nullptr, /*dependentDialects=*/nullptr},
+     /*userData=*/nullptr, /*dependentDialects=*/nullptr,
+     /*validateOptions=*/checkOpStatsOptions},
     {"convert-oot-to-arith", "Lower the oot dialect to arith",
      /*anchorOp=*/"builtin.module", /*options=*/nullptr, 0,
      runConvertOotToArith, /*userData=*/nullptr,
