@@ -70,8 +70,11 @@ static llvm::Error writeAtomically(llvm::StringRef path, llvm::StringRef data) {
     os << data;
     os.close();
     if (os.has_error()) {
+      std::error_code ec = os.error();
+      // Cleared, or the stream's destructor would end the process.
+      os.clear_error();
       llvm::sys::fs::remove(temp);
-      return llvm::createFileError(path, os.error());
+      return llvm::createFileError(path, ec);
     }
   }
   if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {

@@ -49,6 +49,12 @@ static Error writeFile(StringRef path, StringRef contents) {
   if (ec)
     return makeError(path + ": cannot write: " + ec.message());
   os << contents;
+  os.close();
+  if (os.has_error()) {
+    ec = os.error();
+    os.clear_error(); // or the stream's destructor would end the process
+    return makeError(path + ": cannot write: " + ec.message());
+  }
   return Error::success();
 }
 

@@ -120,6 +120,14 @@ public:
   }
   /// Discards what MLIR writes; `path` holds the first failure's reproducer.
   explicit ReproducerStream(std::string path) : path(std::move(path)) {}
+  /// A reproducer is best effort: a failed write (a full disk) must not end
+  /// the process, which the stream's destructor would do.
+  ~ReproducerStream() override {
+    if (file) {
+      file->close();
+      file->clear_error();
+    }
+  }
   StringRef description() override { return path; }
   llvm::raw_ostream &os() override { return file ? *file : llvm::nulls(); }
 

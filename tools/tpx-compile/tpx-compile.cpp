@@ -26,7 +26,7 @@
 #include "tpx/Plugin/PluginCommandLine.h"
 #include "tpx/Plugin/PluginRegistry.h"
 #include "tpx/Registration/TpxRegistration.h"
-#include "tpx/Support/SourceNesting.h"
+#include "tpx/Support/SourceInput.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -121,14 +121,26 @@ static int fail(llvm::Error error) {
   return fail(llvm::toString(std::move(error)));
 }
 
-static int writeOutput(llvm::StringRef contents) {
+/// Writes `contents` to `path`; a write that fails (a full disk) is an
+/// error naming the file, and the partial file is removed.
+static int writeFile(const std::string &path, llvm::StringRef contents) {
   std::string message;
-  auto output = mlir::openOutputFile(opts->outputFile, &message);
+  auto output = mlir::openOutputFile(path, &message);
   if (!output)
-    return fail(opts->outputFile + ": " + message);
+    return fail(path + ": " + message);
   output->os() << contents;
+  output->os().flush();
+  if (std::error_code ec = output->os().error()) {
+    // Cleared, or the stream's destructor would end the process.
+    output->os().clear_error();
+    return fail(path + ": cannot write: " + ec.message());
+  }
   output->keep();
   return 0;
+}
+
+static int writeOutput(llvm::StringRef contents) {
+  return writeFile(opts->outputFile, contents);
 }
 
 /// A full compile: the driver (cache included) makes the artifact; OUT gets
@@ -154,13 +166,7 @@ static int compileArtifact(mlir::OwningOpRef<mlir::ModuleOp> module,
   std::string metadata;
   llvm::raw_string_ostream os(metadata);
   os << llvm::formatv("{0:2}", result->artifact.metadataToJSON()) << "\n";
-  std::string message;
-  auto output = mlir::openOutputFile(opts->outputFile + ".json", &message);
-  if (!output)
-    return fail(opts->outputFile + ".json: " + message);
-  output->os() << metadata;
-  output->keep();
-  return 0;
+  return writeFile(opts->outputFile + ".json", metadata);
 }
 
 /// Checks of the options alone, before any input is read.
@@ -214,13 +220,10 @@ int main(int argc, char **argv) {
   if (!opts->inputFile.empty()) {
     llvm::SourceMgr sourceMgr;
     mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-    std::string message;
-    auto buffer = mlir::openInputFile(opts->inputFile, &message);
+    auto buffer = tpx::readSourceFile(opts->inputFile);
     if (!buffer)
-      return fail(opts->inputFile + ": " + message);
-    if (auto deep = tpx::findExcessiveNesting(buffer->getBuffer()))
-      return fail(opts->inputFile + ": " + *deep);
-    sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+      return fail(llvm::toString(buffer.takeError()));
+    sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
     module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
     if (!module)
       return fail(opts->inputFile + ": cannot parse");

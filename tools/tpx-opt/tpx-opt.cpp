@@ -11,7 +11,8 @@
 #include "tpx/Plugin/PluginCommandLine.h"
 #include "tpx/Plugin/PluginRegistry.h"
 #include "tpx/Registration/TpxRegistration.h"
-#include "tpx/Support/SourceNesting.h"
+#include "tpx/Support/SourceInput.h"
+#include "tpx/Target/Common/LLVMBackendGuard.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Support/FileUtilities.h"
@@ -52,25 +53,33 @@ int main(int argc, char **argv) {
     return mlir::asMainReturnCode(
         mlir::MlirOptMain(count, args.data(), input, output, registry));
 
-  // MLIR's parser recurses: bound the input's nesting before it runs.
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> text = mlir::openInputFile(input, &error);
+  // MLIR's parser recurses: bound the input (and its nesting) before it
+  // runs.
+  auto text = tpx::readSourceFile(input);
   if (!text) {
-    llvm::errs() << error << "\n";
+    llvm::errs() << llvm::toString(text.takeError()) << "\n";
     return 1;
   }
-  if (auto deep = tpx::findExcessiveNesting(text->getBuffer())) {
-    llvm::errs() << text->getBufferIdentifier() << ": " << *deep << "\n";
-    return 1;
-  }
+  std::string error;
   std::unique_ptr<llvm::ToolOutputFile> out =
       mlir::openOutputFile(output, &error);
   if (!out) {
     llvm::errs() << error << "\n";
     return 1;
   }
-  if (mlir::failed(
-          mlir::MlirOptMain(out->os(), std::move(text), registry, config)))
+  // MLIR reports some misuse by ending the process (a module pass nested
+  // in a function pass: "Can't add pass ... did you intend to nest?");
+  // the guard makes it an error like any other.
+  mlir::LogicalResult result = mlir::failure();
+  if (llvm::Error error = tpx::runLLVMGuarded("tpx-opt", [&] {
+        result =
+            mlir::MlirOptMain(out->os(), std::move(*text), registry, config);
+        return llvm::Error::success();
+      })) {
+    llvm::errs() << "error: " << llvm::toString(std::move(error)) << "\n";
+    return 1;
+  }
+  if (mlir::failed(result))
     return 1;
   out->keep();
   return 0;

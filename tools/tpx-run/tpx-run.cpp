@@ -24,7 +24,7 @@
 #include "tpx/Registration/TpxRegistration.h"
 #include "tpx/Runtime/CPULauncher.h"
 #include "tpx/Runtime/CUDALauncher.h"
-#include "tpx/Support/SourceNesting.h"
+#include "tpx/Support/SourceInput.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -177,6 +177,7 @@ static std::string writeOutputBuffers(const CaseFile &caseFile,
       os << buffers[index];
       os.close();
       ec = os.error();
+      os.clear_error(); // or the stream's destructor would end the process
     }
     if (ec)
       return "--write-outputs: cannot write '" + path.str().str() +
@@ -186,6 +187,9 @@ static std::string writeOutputBuffers(const CaseFile &caseFile,
 }
 
 int main(int argc, char **argv) {
+  // Registered first: the pass registry rejects plugin passes that clash
+  // with tpx's own (loaded later, a clash would be a fatal error).
+  registerTpxPasses();
   std::vector<char *> remaining;
   if (!loadPluginsForTool(argc, argv, remaining))
     return 1;
@@ -220,7 +224,6 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registerTpxDialects(registry);
   appendPluginDialects(registry);
-  registerTpxPasses();
   mlir::MLIRContext context(registry);
   std::string diagnostics;
   llvm::raw_string_ostream diagStream(diagnostics);
@@ -228,11 +231,9 @@ int main(int argc, char **argv) {
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context, diagStream);
 
   std::string kernelPath = caseFile->pathOf("kernel.ttir");
-  auto kernelBuffer = llvm::MemoryBuffer::getFile(kernelPath);
+  auto kernelBuffer = readSourceFile(kernelPath);
   if (!kernelBuffer)
-    finish(name, kernelPath + ": " + kernelBuffer.getError().message());
-  if (auto deep = findExcessiveNesting((*kernelBuffer)->getBuffer()))
-    finish(name, "cannot parse kernel.ttir: " + *deep);
+    finish(name, llvm::toString(kernelBuffer.takeError()));
   sourceMgr.AddNewSourceBuffer(std::move(*kernelBuffer), llvm::SMLoc());
   auto module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
   if (!module)

@@ -59,6 +59,12 @@ llvm::Expected<std::string> tpx::assemblePTX(llvm::StringRef ptx,
     if (ec)
       return makeError("cannot write '" + ptxPath + "': " + ec.message());
     os << ptx;
+    os.close();
+    if (os.has_error()) {
+      ec = os.error();
+      os.clear_error(); // or the stream's destructor would end the process
+      return makeError("cannot write '" + ptxPath + "': " + ec.message());
+    }
   }
 
   std::string arch = ("-arch=" + target).str();
