@@ -409,8 +409,8 @@ def check_artifact(argv, res):
     if tool == "tpx-run":
         out = res.out.decode("utf-8", "replace")
         lines = out.split("\n")
-        if out == "" and res.rc != 0 and b"error" in res.err:
-            return None  # an option or plugin error before the case is read
+        if out == "" and res.rc != 0 and res.err.strip():
+            return None  # an option or plugin error (on stderr) before the case is read
         if len(lines) != 2 or lines[1] != "" or not re.match(r"(PASS|FAIL) ", lines[0]):
             return "stdout is not exactly one PASS/FAIL line: %r" % out[:200]
         if (res.rc == 0) != lines[0].startswith("PASS "):
@@ -566,6 +566,8 @@ def minimize(env, case, finding, budget_s, budget_runs):
     """Line-based delta debugging of the main text file, keeping the signature."""
     if not case.main or case.main not in case.files or finding.kind in ("timeout", "oom"):
         return case
+    if not any("%s" in a for c in case.cmds for a in c.argv):
+        return case  # the main file is not what the commands read
     try:
         lines = case.files[case.main].decode("utf-8").split("\n")
     except UnicodeDecodeError:
@@ -1195,7 +1197,8 @@ class EdgeStrategy:
         stop = rng.choice([None, None, "ptx", "ttgir"] if target != "cpu" else [None, "llir"])
         argv = ["tpx-compile", "%s", "--target", target]
         argv += ["--stop-after", stop, "-o", "%t/out"] if stop else ["--no-cache", "-o", "%t/out"]
-        expect = "reject" if big and target != "cpu" else "no-crash"
+        # The limit may be checked in any stage up to code generation: only runs that get there must fail.
+        expect = "reject" if big and target != "cpu" and stop in (None, "ptx") else "no-crash"
         return self._case("compile-limits", what + f" on {target}", text, [Cmd(argv, expect)],
                           f"{tag}{'-over-limit' if big else ''}-{target}")
 
@@ -1713,7 +1716,7 @@ class CaseStrategy:
         files = {"c/" + k: v for k, v in base.items()}
         gen = {}
         obj = json.loads(base["case.json"])
-        log, reject = [], False
+        log, reject, first_bad = [], False, None
         muts = [pick_weighted(rng, self.MUTATIONS) for _ in range(rng.choice([1, 1, 1, 2]))]
         muts.sort(key=lambda m: m.__name__ == "m_json_text")  # text-level edits go last
         for m in muts:
@@ -1722,6 +1725,8 @@ class CaseStrategy:
             desc, rej = m(self, rng, obj, files, gen)
             log.append(desc)
             reject = reject or rej
+            if rej and first_bad is None:
+                first_bad = desc
             if m.__name__ == "m_json_text":
                 break
         else:
@@ -1729,7 +1734,7 @@ class CaseStrategy:
         if "c/case.json" in gen:
             files.pop("c/case.json", None)
         argv = ["tpx-run", "%S/c", "--cpu-threads", "1"]
-        tag = "case:" + normalize(log[0])[:40]
+        tag = "case:" + normalize(first_bad or log[0])[:40]
         return Case(self.name, "case-files", f"{base_name} case: " + "; ".join(log), files, gen,
                     [Cmd(argv, "reject" if reject else "no-crash")], tag=tag)
 
@@ -1788,11 +1793,27 @@ class PluginStrategy:
     def generate(self, rng, index):
         files = {"kernel.mlir": self.kernel}
         gen = {}
-        c = rng.randrange(10)
+        c = rng.randrange(12)
         src = rng.choice(self.sources) if self.sources else None
         if src is None:
             c = 9
         fname = "p/plugin.so"
+        if c >= 10:
+            # Unmodified plugins of the build (including test/Plugin's failure-mode plugins), one or two,
+            # through every tool: each must load or fail with a clean error everywhere.
+            names = [src] + ([rng.choice(self.sources)] if c == 11 else [])
+            path = ":".join(f"%{{plugin:{n}}}" for n in names)
+            if len(names) == 1 and rng.random() < 0.5:
+                cmd = self._load_cmd(rng, path, files)
+            else:
+                cmd = rng.choice([Cmd(["env", f"TRITON_PLUGIN_PATHS={path}", "tpx-opt", "%S/kernel.mlir"]),
+                                  Cmd(["env", f"TRITON_PLUGIN_PATHS={path}", "tpx-compile", "%S/kernel.mlir",
+                                       "--target", rng.choice(["cpu", "sm_90a"]), "--no-cache", "-o", "%t/out"])])
+                if rng.random() < 0.4:
+                    files.update({"case/" + k: v for k, v in self.case.items()})
+                    cmd = Cmd(["env", f"TRITON_PLUGIN_PATHS={path}", "tpx-run", "%S/case", "--cpu-threads", "1"])
+            return Case(self.name, "plugin-files", f"unmodified plugin(s) {' + '.join(names)}: {tool_of(cmd.argv)}",
+                        files, gen, [cmd], tag="plugin:" + "+".join(names) + ":" + tool_of(cmd.argv))
         if c <= 5:
             data = Path(self.env.plugins[src]).read_bytes()
             spec = {"kind": "derive", "from": f"%{{plugin:{src}}}"}
@@ -2048,8 +2069,12 @@ class CliStrategy:
             reject = reject and full
         elif c == 9:
             reject, nocheck = False, True
+        label = {0: "dir-missing", 1: "dir-is-a-file", 2: f"empty-{stage}{'-full' if full else ''}",
+                 3: f"garbage-{stage}", 4: "special-" + (json.dumps(gen.get(fname, {}).get("target") or gen.get(fname, {}).get("kind"))),
+                 5: f"other-dump-{stage}", 6: f"other-dump-{stage}", 7: "foreign-intrinsic", 8: "empty-dir",
+                 9: f"hand-written-{stage}"}[c]
         return self._case(what, [Cmd(argv, "reject" if reject else "no-crash", nocheck=nocheck)],
-                          f"override-{c}-{stage}{'-full' if full else ''}", files=files, gen=gen)
+                          f"override-{label}", files=files, gen=gen)
 
     def c_pipeline_file(self, rng):
         target = rng.choice(["cpu", "sm_90a"])
@@ -2213,7 +2238,7 @@ STRATEGIES = {"mutate": MutateStrategy, "edge": EdgeStrategy, "case": CaseStrate
 HEADER_RE = re.compile(r"^\s*(?://|#|;)\s*(fuzz|RUN|EXPECT|TIMEOUT|MEM|ENV):\s?(.*)$")
 
 
-def parse_text_regression(path):
+def parse_text_regression(path, root=REGRESSIONS_DIR):
     """A single text file whose comment header says what it did and how to run it."""
     data = path.read_bytes()
     what, runs, expect, timeout, env, mem = "", [], "no-crash", None, {}, None
@@ -2239,10 +2264,10 @@ def parse_text_regression(path):
         return None
     klass = path.parent.name
     return Case("regression", klass, what, {path.name: data}, cmds=[Cmd(r, expect, env) for r in runs],
-                main=path.name, timeout=timeout, tag=str(path.relative_to(REGRESSIONS_DIR)), mem_mb=mem)
+                main=path.name, timeout=timeout, tag=str(path.relative_to(root)), mem_mb=mem)
 
 
-def parse_dir_regression(path):
+def parse_dir_regression(path, root=REGRESSIONS_DIR):
     d = json.loads((path / "regression.json").read_text())
     files = {}
     for p in sorted(path.rglob("*")):
@@ -2251,7 +2276,7 @@ def parse_dir_regression(path):
     expect = d.get("expect", "no-crash")
     cmds = [Cmd.from_json(c, expect) for c in d["run"]]
     return Case("regression", path.parent.name, d.get("what", ""), files, d.get("generate", {}), cmds,
-                main=d.get("main"), timeout=d.get("timeout"), tag=str(path.relative_to(REGRESSIONS_DIR)),
+                main=d.get("main"), timeout=d.get("timeout"), tag=str(path.relative_to(root)),
                 mem_mb=d.get("mem_mb"))
 
 
@@ -2286,6 +2311,7 @@ def run_regressions(env, args):
     root = Path(args.regressions_dir) if args.regressions_dir else REGRESSIONS_DIR
     listed = read_expected_failing(root / "EXPECTED-FAILING.txt")
     entries = collect_regressions(root)
+    known = {e[0] for e in entries}
     if args.filter:
         entries = [e for e in entries if any(f in e[0] for f in args.filter)]
     counts = {"ok": 0, "new": 0, "expected": 0, "fixed": 0, "skipped": 0}
@@ -2295,7 +2321,7 @@ def run_regressions(env, args):
     def one(entry):
         rel, path, kind = entry
         try:
-            case = parse_dir_regression(path) if kind == "dir" else parse_text_regression(path)
+            case = parse_dir_regression(path, root) if kind == "dir" else parse_text_regression(path, root)
         except (ValueError, KeyError, OSError) as e:
             return rel, "broken", f"cannot read regression: {e}", 0.0
         if case is None:
@@ -2334,7 +2360,6 @@ def run_regressions(env, args):
                 counts["ok"] += 1
                 line = f"ok        {rel} ({el:.1f} s)"
             print(line, flush=True)
-    known = {e[0] for e in entries}
     stale = [l for l in listed if l not in known]
     for s in stale:
         print(f"STALE     {s}: listed in EXPECTED-FAILING.txt but no such regression input")
