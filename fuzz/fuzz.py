@@ -226,6 +226,15 @@ def _subst(s, env, work, main):
     return s
 
 
+def _part(x):
+    if isinstance(x, str):
+        return x
+    if isinstance(x, dict):  # {"numbered": "%v{i} = ... %v{p} ...", "from": 1, "to": N}: {p} is i - 1
+        return "".join(x["numbered"].replace("{i}", str(i)).replace("{p}", str(i - 1))
+                       for i in range(int(x["from"]), int(x["to"])))
+    return x[0] * int(x[1])
+
+
 def materialize(case, env, work):
     for rel, data in case.files.items():
         p = work / rel
@@ -244,8 +253,8 @@ def materialize(case, env, work):
         elif kind == "sparse":
             with open(p, "wb") as f:
                 f.truncate(int(spec["size"]))
-        elif kind == "repeat":  # parts: strings, or [string, count] pairs
-            p.write_text("".join(x if isinstance(x, str) else x[0] * int(x[1]) for x in spec["parts"]))
+        elif kind == "repeat":  # parts: strings, [string, count] pairs, or numbered lines
+            p.write_text("".join(_part(x) for x in spec["parts"]))
         elif kind == "copy":
             shutil.copyfile(_subst(spec["from"], env, work, case.main), p)
         elif kind == "derive":
@@ -2569,8 +2578,8 @@ def main(argv=None):
     ap.add_argument("--strict", action="store_true", help="stop on a harness error")
     ap.add_argument("--regressions", action="store_true", help="run fuzz/regressions; fail on unlisted findings")
     ap.add_argument("--regressions-dir", help=argparse.SUPPRESS)
-    ap.add_argument("--xfail-timeout", type=float, default=2,
-                    help="--regressions: cap the timeout of entries listed as expected-failing (default 2 s; 0: no cap)")
+    ap.add_argument("--xfail-timeout", type=float, default=1,
+                    help="--regressions: cap the timeout of entries listed as expected-failing (default 1 s; 0: no cap)")
     ap.add_argument("--filter", nargs="+", action="extend", help="--regressions: only entries containing one of these")
     ap.add_argument("--replay", metavar="STRATEGY:INDEX", help="regenerate and run one input of a fuzz run")
     ap.add_argument("--save", metavar="DIR", help="--replay: save the input there (regression format)")
