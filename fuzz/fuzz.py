@@ -2220,7 +2220,7 @@ class CliStrategy:
     def c_opt(self, rng):
         c = rng.randrange(4)
         if c == 0:
-            depth = rng.choice([1000, 10000, 100000])
+            depth = rng.choice([1000, 4000, 8000])  # one argument may hold at most 128 KiB
             argv = ["tpx-opt", "%s", "--pass-pipeline=" + "builtin.module(" * depth + ")" * depth]
             what = f"tpx-opt --pass-pipeline nested {depth} deep"
         elif c == 1:
