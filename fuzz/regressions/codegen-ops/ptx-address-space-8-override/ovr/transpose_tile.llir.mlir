@@ -1,0 +1,287 @@
+module attributes {"tpx.block-threads" = 128 : i32, tpx.codegen = "simt", "tpx.shared-bytes" = 8192 : i64, "tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
+  llvm.mlir.global external @tpx_shared_memory() {addr_space = 8 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+  llvm.func @transpose_tile(%arg0: !llvm.ptr<1>, %arg1: !llvm.ptr<1>) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+    %0 = llvm.mlir.undef : vector<4xi32>
+    %1 = llvm.mlir.addressof @tpx_shared_memory : !llvm.ptr<8>
+    %2 = llvm.mlir.constant(48 : i32) : i32
+    %3 = llvm.mlir.constant(32 : i32) : i32
+    %4 = llvm.mlir.constant(24 : i32) : i32
+    %5 = llvm.mlir.constant(8 : i32) : i32
+    %6 = llvm.mlir.constant(16 : i32) : i32
+    %7 = llvm.mlir.constant(2 : i32) : i32
+    %8 = llvm.mlir.constant(8 : i32) : i32
+    %9 = llvm.mlir.constant(4 : i32) : i32
+    %10 = llvm.mlir.constant(1 : i32) : i32
+    %11 = llvm.mlir.constant(0 : i32) : i32
+    %12 = llvm.mlir.constant(5 : i32) : i32
+    %13 = llvm.mlir.constant(31 : i32) : i32
+    %14 = llvm.mlir.constant(64 : i32) : i32
+    %15 = nvvm.read.ptx.sreg.tid.x : i32
+    %16 = llvm.and %15, %13 : i32
+    %17 = llvm.lshr %16, %11 : i32
+    %18 = llvm.and %17, %10 : i32
+    %19 = llvm.mul %18, %9 : i32
+    %20 = llvm.xor %11, %19 : i32
+    %21 = llvm.lshr %16, %10 : i32
+    %22 = llvm.and %21, %10 : i32
+    %23 = llvm.mul %22, %8 : i32
+    %24 = llvm.xor %20, %23 : i32
+    %25 = llvm.lshr %16, %7 : i32
+    %26 = llvm.and %25, %10 : i32
+    %27 = llvm.mul %26, %6 : i32
+    %28 = llvm.xor %24, %27 : i32
+    %29 = llvm.add %28, %11 : i32
+    %30 = llvm.lshr %15, %12 : i32
+    %31 = llvm.lshr %16, %9 : i32
+    %32 = llvm.and %31, %10 : i32
+    %33 = llvm.mul %32, %10 : i32
+    %34 = llvm.xor %11, %33 : i32
+    %35 = llvm.lshr %30, %11 : i32
+    %36 = llvm.and %35, %10 : i32
+    %37 = llvm.mul %36, %7 : i32
+    %38 = llvm.xor %34, %37 : i32
+    %39 = llvm.lshr %30, %10 : i32
+    %40 = llvm.and %39, %10 : i32
+    %41 = llvm.mul %40, %9 : i32
+    %42 = llvm.xor %38, %41 : i32
+    %43 = llvm.add %42, %11 : i32
+    %44 = llvm.xor %42, %8 : i32
+    %45 = llvm.add %44, %11 : i32
+    %46 = llvm.xor %42, %6 : i32
+    %47 = llvm.add %46, %11 : i32
+    %48 = llvm.xor %42, %4 : i32
+    %49 = llvm.add %48, %11 : i32
+    %50 = llvm.lshr %16, %5 : i32
+    %51 = llvm.and %50, %10 : i32
+    %52 = llvm.mul %51, %10 : i32
+    %53 = llvm.xor %11, %52 : i32
+    %54 = llvm.mul %32, %7 : i32
+    %55 = llvm.xor %53, %54 : i32
+    %56 = llvm.mul %36, %9 : i32
+    %57 = llvm.xor %55, %56 : i32
+    %58 = llvm.mul %40, %8 : i32
+    %59 = llvm.xor %57, %58 : i32
+    %60 = llvm.add %59, %11 : i32
+    %61 = llvm.xor %59, %6 : i32
+    %62 = llvm.add %61, %11 : i32
+    %63 = llvm.xor %59, %3 : i32
+    %64 = llvm.add %63, %11 : i32
+    %65 = llvm.xor %59, %2 : i32
+    %66 = llvm.add %65, %11 : i32
+    %67 = llvm.mul %51, %3 : i32
+    %68 = llvm.xor %28, %67 : i32
+    %69 = llvm.add %68, %11 : i32
+    %70 = llvm.mul %43, %14 : i32
+    %71 = llvm.mul %45, %14 : i32
+    %72 = llvm.mul %47, %14 : i32
+    %73 = llvm.mul %49, %14 : i32
+    %74 = llvm.getelementptr %arg0[%70] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    %75 = llvm.getelementptr %arg0[%71] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    %76 = llvm.getelementptr %arg0[%72] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    %77 = llvm.getelementptr %arg0[%73] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    %78 = llvm.getelementptr %74[%69] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    %79 = llvm.getelementptr %75[%69] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    %80 = llvm.getelementptr %76[%69] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    %81 = llvm.getelementptr %77[%69] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    %82 = llvm.load %78 {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+    %83 = llvm.extractelement %82[%11 : i32] : vector<4xi32>
+    %84 = llvm.bitcast %83 : i32 to f32
+    %85 = llvm.extractelement %82[%10 : i32] : vector<4xi32>
+    %86 = llvm.bitcast %85 : i32 to f32
+    %87 = llvm.extractelement %82[%7 : i32] : vector<4xi32>
+    %88 = llvm.bitcast %87 : i32 to f32
+    %89 = llvm.extractelement %82[%5 : i32] : vector<4xi32>
+    %90 = llvm.bitcast %89 : i32 to f32
+    %91 = llvm.load %79 {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+    %92 = llvm.extractelement %91[%11 : i32] : vector<4xi32>
+    %93 = llvm.bitcast %92 : i32 to f32
+    %94 = llvm.extractelement %91[%10 : i32] : vector<4xi32>
+    %95 = llvm.bitcast %94 : i32 to f32
+    %96 = llvm.extractelement %91[%7 : i32] : vector<4xi32>
+    %97 = llvm.bitcast %96 : i32 to f32
+    %98 = llvm.extractelement %91[%5 : i32] : vector<4xi32>
+    %99 = llvm.bitcast %98 : i32 to f32
+    %100 = llvm.load %80 {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+    %101 = llvm.extractelement %100[%11 : i32] : vector<4xi32>
+    %102 = llvm.bitcast %101 : i32 to f32
+    %103 = llvm.extractelement %100[%10 : i32] : vector<4xi32>
+    %104 = llvm.bitcast %103 : i32 to f32
+    %105 = llvm.extractelement %100[%7 : i32] : vector<4xi32>
+    %106 = llvm.bitcast %105 : i32 to f32
+    %107 = llvm.extractelement %100[%5 : i32] : vector<4xi32>
+    %108 = llvm.bitcast %107 : i32 to f32
+    %109 = llvm.load %81 {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+    %110 = llvm.extractelement %109[%11 : i32] : vector<4xi32>
+    %111 = llvm.bitcast %110 : i32 to f32
+    %112 = llvm.extractelement %109[%10 : i32] : vector<4xi32>
+    %113 = llvm.bitcast %112 : i32 to f32
+    %114 = llvm.extractelement %109[%7 : i32] : vector<4xi32>
+    %115 = llvm.bitcast %114 : i32 to f32
+    %116 = llvm.extractelement %109[%5 : i32] : vector<4xi32>
+    %117 = llvm.bitcast %116 : i32 to f32
+    %118 = llvm.mul %60, %3 : i32
+    %119 = llvm.mul %62, %3 : i32
+    %120 = llvm.mul %64, %3 : i32
+    %121 = llvm.mul %66, %3 : i32
+    %122 = llvm.getelementptr %arg1[%118] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    %123 = llvm.getelementptr %arg1[%119] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    %124 = llvm.getelementptr %arg1[%120] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    %125 = llvm.getelementptr %arg1[%121] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    %126 = llvm.getelementptr %122[%29] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    %127 = llvm.getelementptr %123[%29] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    %128 = llvm.getelementptr %124[%29] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    %129 = llvm.getelementptr %125[%29] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    nvvm.barrier0
+    %130 = llvm.mul %68, %3 : i32
+    %131 = llvm.add %43, %130 : i32
+    %132 = llvm.getelementptr %1[%131] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    llvm.store %84, %132 : f32, !llvm.ptr<8>
+    %133 = llvm.xor %68, %10 : i32
+    %134 = llvm.mul %133, %3 : i32
+    %135 = llvm.add %43, %134 : i32
+    %136 = llvm.getelementptr %1[%135] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    llvm.store %86, %136 : f32, !llvm.ptr<8>
+    %137 = llvm.xor %68, %7 : i32
+    %138 = llvm.mul %137, %3 : i32
+    %139 = llvm.add %43, %138 : i32
+    %140 = llvm.getelementptr %1[%139] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    llvm.store %88, %140 : f32, !llvm.ptr<8>
+    %141 = llvm.xor %68, %5 : i32
+    %142 = llvm.mul %141, %3 : i32
+    %143 = llvm.add %43, %142 : i32
+    %144 = llvm.getelementptr %1[%143] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    llvm.store %90, %144 : f32, !llvm.ptr<8>
+    %145 = llvm.add %45, %130 : i32
+    %146 = llvm.getelementptr %1[%145] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    llvm.store %93, %146 : f32, !llvm.ptr<8>
+    %147 = llvm.add %45, %134 : i32
+    %148 = llvm.getelementptr %1[%147] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    llvm.store %95, %148 : f32, !llvm.ptr<8>
+    %149 = llvm.add %45, %138 : i32
+    %150 = llvm.getelementptr %1[%149] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    llvm.store %97, %150 : f32, !llvm.ptr<8>
+    %151 = llvm.add %45, %142 : i32
+    %152 = llvm.getelementptr %1[%151] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    llvm.store %99, %152 : f32, !llvm.ptr<8>
+    %153 = llvm.add %47, %130 : i32
+    %154 = llvm.getelementptr %1[%153] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    llvm.store %102, %154 : f32, !llvm.ptr<8>
+    %155 = llvm.add %47, %134 : i32
+    %156 = llvm.getelementptr %1[%155] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    llvm.store %104, %156 : f32, !llvm.ptr<8>
+    %157 = llvm.add %47, %138 : i32
+    %158 = llvm.getelementptr %1[%157] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    llvm.store %106, %158 : f32, !llvm.ptr<8>
+    %159 = llvm.add %47, %142 : i32
+    %160 = llvm.getelementptr %1[%159] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    llvm.store %108, %160 : f32, !llvm.ptr<8>
+    %161 = llvm.add %49, %130 : i32
+    %162 = llvm.getelementptr %1[%161] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    llvm.store %111, %162 : f32, !llvm.ptr<8>
+    %163 = llvm.add %49, %134 : i32
+    %164 = llvm.getelementptr %1[%163] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    llvm.store %113, %164 : f32, !llvm.ptr<8>
+    %165 = llvm.add %49, %138 : i32
+    %166 = llvm.getelementptr %1[%165] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    llvm.store %115, %166 : f32, !llvm.ptr<8>
+    %167 = llvm.add %49, %142 : i32
+    %168 = llvm.getelementptr %1[%167] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    llvm.store %117, %168 : f32, !llvm.ptr<8>
+    nvvm.barrier0
+    %169 = llvm.mul %59, %3 : i32
+    %170 = llvm.add %29, %169 : i32
+    %171 = llvm.getelementptr %1[%170] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    %172 = llvm.load %171 : !llvm.ptr<8> -> f32
+    %173 = llvm.xor %28, %10 : i32
+    %174 = llvm.add %173, %11 : i32
+    %175 = llvm.add %174, %169 : i32
+    %176 = llvm.getelementptr %1[%175] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    %177 = llvm.load %176 : !llvm.ptr<8> -> f32
+    %178 = llvm.xor %28, %7 : i32
+    %179 = llvm.add %178, %11 : i32
+    %180 = llvm.add %179, %169 : i32
+    %181 = llvm.getelementptr %1[%180] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    %182 = llvm.load %181 : !llvm.ptr<8> -> f32
+    %183 = llvm.xor %28, %5 : i32
+    %184 = llvm.add %183, %11 : i32
+    %185 = llvm.add %184, %169 : i32
+    %186 = llvm.getelementptr %1[%185] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    %187 = llvm.load %186 : !llvm.ptr<8> -> f32
+    %188 = llvm.mul %61, %3 : i32
+    %189 = llvm.add %29, %188 : i32
+    %190 = llvm.getelementptr %1[%189] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    %191 = llvm.load %190 : !llvm.ptr<8> -> f32
+    %192 = llvm.add %174, %188 : i32
+    %193 = llvm.getelementptr %1[%192] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    %194 = llvm.load %193 : !llvm.ptr<8> -> f32
+    %195 = llvm.add %179, %188 : i32
+    %196 = llvm.getelementptr %1[%195] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    %197 = llvm.load %196 : !llvm.ptr<8> -> f32
+    %198 = llvm.add %184, %188 : i32
+    %199 = llvm.getelementptr %1[%198] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    %200 = llvm.load %199 : !llvm.ptr<8> -> f32
+    %201 = llvm.mul %63, %3 : i32
+    %202 = llvm.add %29, %201 : i32
+    %203 = llvm.getelementptr %1[%202] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    %204 = llvm.load %203 : !llvm.ptr<8> -> f32
+    %205 = llvm.add %174, %201 : i32
+    %206 = llvm.getelementptr %1[%205] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    %207 = llvm.load %206 : !llvm.ptr<8> -> f32
+    %208 = llvm.add %179, %201 : i32
+    %209 = llvm.getelementptr %1[%208] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    %210 = llvm.load %209 : !llvm.ptr<8> -> f32
+    %211 = llvm.add %184, %201 : i32
+    %212 = llvm.getelementptr %1[%211] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    %213 = llvm.load %212 : !llvm.ptr<8> -> f32
+    %214 = llvm.mul %65, %3 : i32
+    %215 = llvm.add %29, %214 : i32
+    %216 = llvm.getelementptr %1[%215] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    %217 = llvm.load %216 : !llvm.ptr<8> -> f32
+    %218 = llvm.add %174, %214 : i32
+    %219 = llvm.getelementptr %1[%218] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    %220 = llvm.load %219 : !llvm.ptr<8> -> f32
+    %221 = llvm.add %179, %214 : i32
+    %222 = llvm.getelementptr %1[%221] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    %223 = llvm.load %222 : !llvm.ptr<8> -> f32
+    %224 = llvm.add %184, %214 : i32
+    %225 = llvm.getelementptr %1[%224] : (!llvm.ptr<8>, i32) -> !llvm.ptr<8>, f32
+    %226 = llvm.load %225 : !llvm.ptr<8> -> f32
+    %227 = llvm.bitcast %172 : f32 to i32
+    %228 = llvm.insertelement %227, %0[%11 : i32] : vector<4xi32>
+    %229 = llvm.bitcast %177 : f32 to i32
+    %230 = llvm.insertelement %229, %228[%10 : i32] : vector<4xi32>
+    %231 = llvm.bitcast %182 : f32 to i32
+    %232 = llvm.insertelement %231, %230[%7 : i32] : vector<4xi32>
+    %233 = llvm.bitcast %187 : f32 to i32
+    %234 = llvm.insertelement %233, %232[%5 : i32] : vector<4xi32>
+    llvm.store %234, %126 {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+    %235 = llvm.bitcast %191 : f32 to i32
+    %236 = llvm.insertelement %235, %0[%11 : i32] : vector<4xi32>
+    %237 = llvm.bitcast %194 : f32 to i32
+    %238 = llvm.insertelement %237, %236[%10 : i32] : vector<4xi32>
+    %239 = llvm.bitcast %197 : f32 to i32
+    %240 = llvm.insertelement %239, %238[%7 : i32] : vector<4xi32>
+    %241 = llvm.bitcast %200 : f32 to i32
+    %242 = llvm.insertelement %241, %240[%5 : i32] : vector<4xi32>
+    llvm.store %242, %127 {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+    %243 = llvm.bitcast %204 : f32 to i32
+    %244 = llvm.insertelement %243, %0[%11 : i32] : vector<4xi32>
+    %245 = llvm.bitcast %207 : f32 to i32
+    %246 = llvm.insertelement %245, %244[%10 : i32] : vector<4xi32>
+    %247 = llvm.bitcast %210 : f32 to i32
+    %248 = llvm.insertelement %247, %246[%7 : i32] : vector<4xi32>
+    %249 = llvm.bitcast %213 : f32 to i32
+    %250 = llvm.insertelement %249, %248[%5 : i32] : vector<4xi32>
+    llvm.store %250, %128 {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+    %251 = llvm.bitcast %217 : f32 to i32
+    %252 = llvm.insertelement %251, %0[%11 : i32] : vector<4xi32>
+    %253 = llvm.bitcast %220 : f32 to i32
+    %254 = llvm.insertelement %253, %252[%10 : i32] : vector<4xi32>
+    %255 = llvm.bitcast %223 : f32 to i32
+    %256 = llvm.insertelement %255, %254[%7 : i32] : vector<4xi32>
+    %257 = llvm.bitcast %226 : f32 to i32
+    %258 = llvm.insertelement %257, %256[%5 : i32] : vector<4xi32>
+    llvm.store %258, %129 {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+    llvm.return
+  }
+}
