@@ -489,6 +489,9 @@ def classify(cmd, res, tag):
         if res.rc != 0:
             return Finding("crash-banner", f"{tool}: crash banner, exit {res.rc}",
                            f"crash-banner|{tool}|{'/'.join(frames) or tag}")
+    if cmd.expect == "one-line" and tool == "tpx-run" and res.out.rstrip(b"\n").count(b"\n") > 0:
+        return Finding("broken-verdict", f"{tool}: the verdict is not one line ({tag})",
+                       f"broken-verdict|{tool}|{tag}")
     if cmd.expect == "reject" and (res.rc == 0 or (tool == "tpx-run" and RAN_RE.search(res.out))):
         how = "accepted" if res.rc == 0 else "launched (its FAIL is a result mismatch, not a rejection)"
         return Finding("accepted-invalid", f"{tool} {how} an input it must reject ({tag})",
