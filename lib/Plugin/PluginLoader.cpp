@@ -3,6 +3,7 @@
 #include "tpx/Plugin/PluginFileChecks.h"
 
 #include "PluginCrashGuard.h"
+#include "PluginTrialLoad.h"
 #include "Plural.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -248,6 +249,11 @@ tpx::openPlugin(StringRef path, const PluginWarningHandler &warn) {
   if (llvm::sys::fs::real_path(path, realPath))
     realPath = path;
   plugin.realPath = std::string(realPath);
+
+  // Broken code (which no check of the file can see) crashes a throwaway
+  // process, not this one.
+  if (std::optional<std::string> why = trialLoadPlugin(plugin.realPath))
+    return makeError(path + ": " + *why);
 
   // Failed plugins are never dlclose'd: their static constructors may have
   // registered things (command-line options, TypeIDs) that must outlive us.
