@@ -1736,6 +1736,9 @@ class CaseStrategy:
         obj = json.loads(base["case.json"])
         log, reject, first_bad = [], False, None
         muts = [pick_weighted(rng, self.MUTATIONS) for _ in range(rng.choice([1, 1, 1, 2]))]
+        # The same mutator twice could undo the first edit (a bad num_stages
+        # overwritten by a good one) while the verdict still expects a reject.
+        muts = list(dict.fromkeys(muts))
         muts.sort(key=lambda m: m.__name__ == "m_json_text")  # text-level edits go last
         for m in muts:
             if m.__name__ == "m_json_text":
