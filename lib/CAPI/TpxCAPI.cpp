@@ -3,12 +3,13 @@
 
 #include "CAPIUtils.h"
 
+#include "tpx/Compiler/Compiler.h"
 #include "tpx/Pipeline/PipelineExtension.h"
 #include "tpx/Pipeline/PipelineRunner.h"
-#include "tpx/Support/SourceNesting.h"
 #include "tpx/Plugin/PluginCacheKey.h"
 #include "tpx/Plugin/PluginRegistry.h"
 #include "tpx/Registration/TpxRegistration.h"
+#include "tpx/Support/SourceNesting.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -150,6 +151,8 @@ TpxStatus tpxCompileString(const char *source, const TpxCompileOptions *options,
   if (options->pipelineText)
     pipeline->setTarget(options->target);
   RunOptions run;
+  if (auto checked = prepareKernelRun(**module, options->target, run))
+    return fail(std::move(checked), error);
   run.stopAfter = options->stopAfter ? options->stopAfter : "";
   run.dumpDir = options->dumpDir ? options->dumpDir : "";
   run.overrideDir = options->overrideDir ? options->overrideDir : "";

@@ -64,6 +64,19 @@ static void applyLaunchOptions(Pipeline &pipeline,
                 options.numStages);
 }
 
+llvm::Error tpx::prepareKernelRun(mlir::ModuleOp module, llvm::StringRef target,
+                                  RunOptions &run) {
+  // What the target cannot compile fails here, naming the op, rather than
+  // deep in a lowering or inside LLVM.
+  if (auto error = checkTargetOpSupport(module, target, "ttir"))
+    return error;
+  run.checkOverride = [target = target.str()](llvm::StringRef stage,
+                                              mlir::ModuleOp replacement) {
+    return checkTargetOpSupport(replacement, target, stage);
+  };
+  return llvm::Error::success();
+}
+
 llvm::Expected<Pipeline>
 tpx::getCompilePipeline(mlir::ModuleOp module, const CompileOptions &options) {
   // An explicit pipeline runs as given (no selection on top of it); bounds
@@ -137,10 +150,9 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
   auto family = getTargetFamily(options.target);
   if (!family)
     return family.takeError();
-  // What the target cannot compile fails here, naming the op, rather than
-  // deep in a lowering or inside LLVM.
-  if (auto error = checkTargetOpSupport(*module, options.target, "ttir"))
-    return error;
+  RunOptions run;
+  if (auto error = prepareKernelRun(*module, options.target, run))
+    return std::move(error);
   auto signature = getKernelSignature(*module);
   if (!signature)
     return signature.takeError();
@@ -163,12 +175,8 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
     }
   }
 
-  RunOptions run;
   run.dumpDir = options.dumpDir;
   run.overrideDir = options.overrideDir;
-  run.checkOverride = [&](llvm::StringRef stage, mlir::ModuleOp replacement) {
-    return checkTargetOpSupport(replacement, options.target, stage);
-  };
   auto output = runPipeline(*pipeline, module, run);
   if (!output)
     return output.takeError();
@@ -177,11 +185,11 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
                      "', which produces IR, not a binary to launch");
 
   // The entry point as a symbol of the module.
-  std::string entryPoint =
-      *family == "cpu" ? getCPUEntryPointName(signature->kernelName)
-                       : signature->kernelName;
-  if (auto error = checkEntryPoint(*module, *family, signature->kernelName,
-                                   entryPoint))
+  std::string entryPoint = *family == "cpu"
+                               ? getCPUEntryPointName(signature->kernelName)
+                               : signature->kernelName;
+  if (auto error =
+          checkEntryPoint(*module, *family, signature->kernelName, entryPoint))
     return error;
 
   Artifact &artifact = result.artifact;

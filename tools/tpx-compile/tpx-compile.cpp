@@ -287,6 +287,8 @@ int main(int argc, char **argv) {
   if (!effective)
     return fail(effective.takeError());
   tpx::RunOptions run;
+  if (auto error = tpx::prepareKernelRun(*module, opts->target, run))
+    return fail(std::move(error));
   run.stopAfter = opts->stopAfter;
   run.dumpDir = opts->dumpDir;
   run.overrideDir = opts->overrideDir;

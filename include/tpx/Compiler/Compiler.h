@@ -1,9 +1,11 @@
-//===- Compiler.h - compile(module, target, options) -> Artifact -*- C++ -*-===//
+//===- Compiler.h - compile(module, target, options) -> Artifact -*- C++
+//-*-===//
 #ifndef TPX_COMPILER_COMPILER_H
 #define TPX_COMPILER_COMPILER_H
 
 #include "tpx/Compiler/Artifact.h"
 #include "tpx/Pipeline/Pipeline.h"
+#include "tpx/Pipeline/PipelineRunner.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -51,6 +53,13 @@ std::string getCompilerIdentity();
 /// Turns on bounds checking in the CPU lowering entry of `pipeline`
 /// (idempotent); an error if the pipeline does not run convert-tt-to-cpu.
 llvm::Error enableBoundsCheck(Pipeline &pipeline);
+
+/// What every run of a pipeline on a kernel does first: checks `module`
+/// against what `target` accepts (TargetOpSupport.h) and makes `run` check
+/// MLIR overrides the same way. compileModule calls it; so must any other
+/// caller of runPipeline on user input (`--stop-after`, the C API).
+llvm::Error prepareKernelRun(mlir::ModuleOp module, llvm::StringRef target,
+                             RunOptions &run);
 
 /// The pipeline a compile with `options` runs on `module`.
 llvm::Expected<Pipeline> getCompilePipeline(mlir::ModuleOp module,

@@ -75,10 +75,10 @@ static std::string checkRegisterBudget(Type type, unsigned numWarps) {
   if (!tensor || !tensor.hasStaticShape())
     return "";
   Type element = tensor.getElementType();
-  int64_t bits = isa<tt::PointerType>(element)
-                     ? 64
-                     : (element.isIntOrFloat() ? element.getIntOrFloatBitWidth()
-                                               : 32);
+  int64_t bits =
+      isa<tt::PointerType>(element)
+          ? 64
+          : (element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 32);
   int64_t threads = int64_t(std::max(numWarps, 1u)) * 32;
   int64_t perThread = llvm::divideCeil(tensor.getNumElements(), threads);
   int64_t registers = perThread * llvm::divideCeil(bits, 32);
@@ -109,8 +109,13 @@ static std::string checkOp(Operation *op, unsigned numWarps) {
           tt::ExpandDimsOp, tt::ReshapeOp, tt::TransOp, tt::IntToPtrOp,
           tt::PtrToIntOp, tt::BitcastOp, tt::AddPtrOp, tt::LoadOp, tt::StoreOp,
           tt::DotOp, tt::ReduceOp, tt::ReduceReturnOp, tt::ScanOp,
-          tt::ScanReturnOp, tt::AtomicCASOp>(op))
+          tt::ScanReturnOp>(op))
     return "";
+  // The SIMT lowering's atom.cas covers 32- and 64-bit elements.
+  if (auto cas = dyn_cast<tt::AtomicCASOp>(op)) {
+    unsigned bits = getElementTypeOrSelf(cas.getType()).getIntOrFloatBitWidth();
+    return bits == 32 || bits == 64 ? "" : "atomic_cas on this element type";
+  }
   if (auto rmw = dyn_cast<tt::AtomicRMWOp>(op)) {
     Type element = getElementTypeOrSelf(rmw.getType());
     bool isFloat = isa<FloatType>(element);

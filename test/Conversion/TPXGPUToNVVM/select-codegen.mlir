@@ -76,3 +76,16 @@ module {
   }
 }
 
+
+// -----
+
+// The SIMT atom.cas covers 32- and 64-bit elements; a 16-bit CAS takes the
+// one-thread path (it once crashed the SIMT lowering).
+// CHECK: module attributes {tpx.codegen = "scalar"}
+module {
+  tt.func public @cas_f16(%p: !tt.ptr<f16>, %c: f16, %v: f16) {
+    // expected-remark @below {{does not cover atomic_cas on this element type}}
+    %r = tt.atomic_cas acq_rel, gpu, %p, %c, %v : (!tt.ptr<f16>, f16, f16) -> f16
+    tt.return
+  }
+}
