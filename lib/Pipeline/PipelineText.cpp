@@ -147,6 +147,10 @@ llvm::Expected<Pipeline> Pipeline::parse(StringRef text) {
     if (line.consume_front("#")) {
       line = line.trim();
       if (line.consume_front("tpx pipeline target=")) {
+        if (line.trim().empty())
+          return makeError(where() + "'# tpx pipeline target=' names no "
+                                     "target (write e.g. target=sm_90a, or "
+                                     "drop the line)");
         pipeline.setTarget(line.trim().str());
         auto found = getDefaultPipeline(pipeline.getTarget());
         if (found)

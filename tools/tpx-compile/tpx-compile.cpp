@@ -234,11 +234,10 @@ int main(int argc, char **argv) {
 
   llvm::Expected<tpx::Pipeline> pipeline = tpx::Pipeline();
   if (!opts->pipelineFile.empty()) {
-    std::string message;
-    auto buffer = mlir::openInputFile(opts->pipelineFile, &message);
+    auto buffer = tpx::readSourceFile(opts->pipelineFile);
     if (!buffer)
-      return fail(opts->pipelineFile + ": " + message);
-    pipeline = tpx::Pipeline::parse((*buffer).getBuffer());
+      return fail(llvm::toString(buffer.takeError()));
+    pipeline = tpx::Pipeline::parse((*buffer)->getBuffer());
     if (!pipeline)
       return fail(opts->pipelineFile + ": " +
                   llvm::toString(pipeline.takeError()));
