@@ -26,11 +26,12 @@ struct StageSpec {
 static constexpr const char *kTTIRPasses =
     "inline,tt-replace-poison,canonicalize,cse,symbol-dce";
 
-// CPU: tt -> tensors/linalg/loops (convert-tt-to-cpu), bufferize with
+// CPU: tt -> tensors/linalg/loops (convert-tt-to-cpu), divisions that
+// cannot trap the host (tpx-cpu-guard-integer-division), bufferize with
 // ownership-based deallocation, lower everything to the LLVM dialect and add
 // the uniform launch entry; the obj emitter optimizes at -O3.
 static constexpr const char *kCpuLLIRPasses =
-    "convert-tt-to-cpu,canonicalize,convert-elementwise-to-linalg,"
+    "convert-tt-to-cpu,tpx-cpu-guard-integer-division,canonicalize,convert-elementwise-to-linalg,"
     "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "allow-return-allocs-from-loops},"

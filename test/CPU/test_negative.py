@@ -99,3 +99,24 @@ def test_infinity_matches_only_itself(tmp_path):
     x[5] = np.nan
     want[5] = np.nan
     check(tmp_path, "nan", COPY, [Buf(x), Buf(np.zeros(64, np.float32), want, rtol=0.1)])
+
+
+def test_integer_division_by_zero_does_not_trap(tmp_path):
+    """x / 0 and MIN / -1 are undefined in Triton; on the CPU they must not
+    trap the process (SIGFPE). tpx defines them as x / 1: x, and x % 1: 0."""
+    n = 8
+    body = range_("%o", n) + load1d("%x", "x_ptr", "i32", n, "%o") + load1d("%y", "y_ptr", "i32", n, "%o")
+    body += f"""    %q = arith.divsi %x, %y : tensor<{n}xi32>
+    %r = arith.remsi %x, %y : tensor<{n}xi32>
+"""
+    body += store1d("q_ptr", "i32", n, "%o", "%q", "q") + store1d("r_ptr", "i32", n, "%o", "%r", "r")
+    ttir = kernel("divz", [("x_ptr", "!tt.ptr<i32>"), ("y_ptr", "!tt.ptr<i32>"),
+                           ("q_ptr", "!tt.ptr<i32>"), ("r_ptr", "!tt.ptr<i32>")], body)
+    imin = np.iinfo(np.int32).min
+    x = np.array([7, -7, 5, imin, imin, 9, 0, 3], np.int32)
+    y = np.array([2, 0, 0, -1, 0, 3, 0, -2], np.int32)
+    safe = np.where((y == 0) | ((x == imin) & (y == -1)), 1, y)
+    q = (np.trunc(x.astype(np.float64) / safe)).astype(np.int64).astype(np.int32)
+    r = (x.astype(np.int64) - q.astype(np.int64) * safe).astype(np.int32)
+    check(tmp_path, "divz", ttir, [Buf(x), Buf(y), Buf(np.zeros(n, np.int32), q),
+                                   Buf(np.zeros(n, np.int32), r)])

@@ -43,4 +43,19 @@ def TPXCPUEmitEntryPoints : Pass<"tpx-cpu-emit-entry-points", "::mlir::ModuleOp"
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def TPXCPUGuardIntegerDivision
+    : Pass<"tpx-cpu-guard-integer-division", "::mlir::ModuleOp"> {
+  let summary = "Keep integer division by zero from trapping the host";
+  let description = [{
+    Integer division by zero (and signed MIN / -1) is undefined in Triton;
+    on a GPU it yields an unspecified value, but the host's divide
+    instruction traps (SIGFPE) and would end the process running the
+    kernel. Every `arith` integer division and remainder gets a divisor of 1
+    where it would be 0, or -1 under MIN: `x / 0` is then `x` and `x % 0` is
+    0, one of the values the undefined operation may have. Runs on the CPU
+    path after `convert-tt-to-cpu`; constant divisors fold the guard away.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // TPX_CONVERSION_TTTOCPU_PASSES_TD
