@@ -10,6 +10,7 @@
 #include "tpx/Plugin/PluginRegistry.h"
 #include "tpx/Registration/TpxRegistration.h"
 #include "tpx/Support/SourceNesting.h"
+#include "tpx/Target/Common/LLVMBackendGuard.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -119,8 +120,13 @@ tpx::capi::parseSource(mlir::MLIRContext *context, const char *source) {
   if (auto deep = findExcessiveNesting(source))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "cannot parse the source: " + *deep);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(source, context);
+  // MLIR's parser can crash on some malformed input: guarded.
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  if (llvm::Error crash = runLLVMGuarded("parsing the source", [&] {
+        module = mlir::parseSourceString<mlir::ModuleOp>(source, context);
+        return llvm::Error::success();
+      }))
+    return std::move(crash);
   if (!module)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "cannot parse the source:\n" + diagnostics);

@@ -27,6 +27,7 @@
 #include "tpx/Plugin/PluginRegistry.h"
 #include "tpx/Registration/TpxRegistration.h"
 #include "tpx/Support/SourceInput.h"
+#include "tpx/Target/Common/LLVMBackendGuard.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -224,7 +225,13 @@ int main(int argc, char **argv) {
     if (!buffer)
       return fail(llvm::toString(buffer.takeError()));
     sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-    module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+    // MLIR's parser can crash on some malformed input (a dense array of
+    // `index`): the guard makes that an error too.
+    if (llvm::Error crash = tpx::runLLVMGuarded(opts->inputFile, [&] {
+          module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+          return llvm::Error::success();
+        }))
+      return fail(std::move(crash));
     if (!module)
       return fail(opts->inputFile + ": cannot parse");
   } else if (!opts->dumpPipeline && !opts->printCacheKey) {

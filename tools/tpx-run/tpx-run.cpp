@@ -25,6 +25,7 @@
 #include "tpx/Runtime/CPULauncher.h"
 #include "tpx/Runtime/CUDALauncher.h"
 #include "tpx/Support/SourceInput.h"
+#include "tpx/Target/Common/LLVMBackendGuard.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -235,7 +236,13 @@ int main(int argc, char **argv) {
   if (!kernelBuffer)
     finish(name, llvm::toString(kernelBuffer.takeError()));
   sourceMgr.AddNewSourceBuffer(std::move(*kernelBuffer), llvm::SMLoc());
-  auto module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  // MLIR's parser can crash on some malformed input: guarded.
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  if (llvm::Error crash = runLLVMGuarded("parsing kernel.ttir", [&] {
+        module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+        return llvm::Error::success();
+      }))
+    finish(name, llvm::toString(std::move(crash)));
   if (!module)
     finish(name, "cannot parse kernel.ttir: " + diagnostics);
   // A module without a kernel is reported by the compile; argument counts

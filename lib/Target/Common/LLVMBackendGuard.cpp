@@ -8,6 +8,7 @@
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstring>
 #include <mutex>
 
 using namespace tpx;
@@ -52,10 +53,12 @@ llvm::Error tpx::runLLVMGuarded(llvm::StringRef what,
   // `result` was never assigned, so it is still the success value.
   llvm::consumeError(std::move(result));
   if (message.empty())
-    message = llvm::CrashRecoveryContext::isCrash(context.RetCode)
-                  ? "crashed (exit code " + std::to_string(context.RetCode) +
-                        ", 128 + the signal)"
-                  : "stopped with exit code " + std::to_string(context.RetCode);
+    message =
+        llvm::CrashRecoveryContext::isCrash(context.RetCode) &&
+                context.RetCode > 128
+            ? "crashed: " + std::string(strsignal(context.RetCode - 128)) +
+                  " (signal " + std::to_string(context.RetCode - 128) + ")"
+            : "stopped with exit code " + std::to_string(context.RetCode);
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  what + ": LLVM failed: " + message);
 }

@@ -1,0 +1,1 @@
+  %0 = tt.load %p {boundaryCheck = array<index: 33>} : tensor<8x!tt.ptr<f32>>
