@@ -14,7 +14,6 @@
 #include "llvm/Support/Error.h"
 
 namespace llvm {
-class InlineAsm;
 class Module;
 } // namespace llvm
 
