@@ -1,0 +1,1 @@
+"""Python kernel -> TTIR (frontend.py) and TTIR -> artifact (compiler.py)."""

@@ -1,0 +1,1 @@
+"""tpx.language: the kernel language, Triton's `triton.language` surface."""

@@ -1,0 +1,1 @@
+"""The tpx runtime: @jit kernels, launching, autotuning, drivers."""

@@ -1,0 +1,1 @@
+"""Host-side helpers for kernel programs (tensor descriptors, ...)."""
