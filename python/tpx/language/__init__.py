@@ -15,3 +15,8 @@ from tpx.language.basic import (  # noqa: F401
     expand_dims, full, full_like, load, maximum, minimum, next_power_of_2,
     num_programs, program_id, range, reshape, static_range, store,
     to_tensor, view, where, zeros, zeros_like)
+from tpx.language.reduction import (  # noqa: F401
+    argmax, argmin, associative_scan, cumprod, cumsum, gather, histogram,
+    max, min, reduce, reduce_or, sum, xor_sum)
+from tpx.language.shape import (  # noqa: F401
+    cat, flip, interleave, join, permute, ravel, sort, split, topk, trans)

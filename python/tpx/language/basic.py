@@ -140,6 +140,10 @@ def broadcast(input, other, _semantic=None):
 @builtin
 def reshape(input, *shape, can_reorder=False, _semantic=None):
     shape = _shape_list(shape[0] if len(shape) == 1 else shape)
+    if not shape:
+        # A one-element tensor to a scalar, as Triton (tl.shape.unsplat).
+        from tpx.language.shape import unsplat
+        return unsplat(_semantic, _semantic.to_tensor(input))
     return _semantic.reshape(input, shape, _unwrap(can_reorder))
 
 
@@ -257,8 +261,8 @@ tensor.to = _tensor_to
 
 @builtin
 def _tensor_reshape(self, *shape, can_reorder=False, _semantic=None):
-    shape = _shape_list(shape[0] if len(shape) == 1 else shape)
-    return _semantic.reshape(self, shape, _unwrap(can_reorder))
+    return reshape(self, *shape, can_reorder=can_reorder,
+                   _semantic=_semantic)
 
 
 tensor.reshape = _tensor_reshape

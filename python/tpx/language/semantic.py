@@ -673,7 +673,7 @@ class Semantic:
             raise ValueError("reshape to a scalar is not supported")
         if not input.type.is_block():
             return self.splat(input, dst_shape)
-        attrs = {"allow_reorder": Raw("true")} if can_reorder else None
+        attrs = {"allow_reorder": Raw("unit")} if can_reorder else None
         return self.op("tt.reshape", [input],
                        block_type(input.dtype, dst_shape), attrs=attrs)
 
