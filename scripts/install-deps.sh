@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(cmake ninja-build ccache g++ git libgtest-dev
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
-  python3 python3-numpy python3-pytest)
+  python3 python3-numpy python3-pytest python3-torch)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,96 @@
+"""Compile a @tpx.jit kernel for numpy arguments and run it on the CPU.
+
+The front-end tests use this narrow path (ArgSpec -> TTIR -> tpxCompileKernel
+-> tpxLaunch) so that they exercise the code generator without depending on
+the runtime's specialization and caching, which have their own tests.
+"""
+
+import ctypes
+
+import numpy as np
+
+from tpx import _capi
+from tpx.compiler.frontend import compile_to_ttir
+from tpx.compiler.spec import ArgSpec
+from tpx.errors import CompilationError, TpxError
+
+_NUMPY_TO_SIG = {
+    np.dtype(np.float32): "fp32", np.dtype(np.float64): "fp64",
+    np.dtype(np.float16): "fp16", np.dtype(np.int8): "i8",
+    np.dtype(np.int16): "i16", np.dtype(np.int32): "i32",
+    np.dtype(np.int64): "i64", np.dtype(np.uint8): "u8",
+    np.dtype(np.uint16): "u16", np.dtype(np.uint32): "u32",
+    np.dtype(np.uint64): "u64", np.dtype(np.bool_): "i1",
+}
+
+
+def arg_specs(jit_fn, args, constexprs):
+    specs = []
+    for param, arg in zip(jit_fn.params, args):
+        if param.is_constexpr or param.name in constexprs:
+            specs.append(ArgSpec(param.name, "constexpr",
+                                 constexprs.get(param.name, arg)))
+        elif isinstance(arg, np.ndarray):
+            sig = getattr(arg, "tpx_signature", None) or \
+                _NUMPY_TO_SIG[arg.dtype]
+            specs.append(ArgSpec(param.name, "*" + sig, divisibility=16))
+        elif isinstance(arg, bool):
+            specs.append(ArgSpec(param.name, "i1"))
+        elif isinstance(arg, int):
+            specs.append(ArgSpec(param.name, "i32" if -2**31 <= arg < 2**31
+                                 else "i64"))
+        elif isinstance(arg, float):
+            specs.append(ArgSpec(param.name, "fp32"))
+        elif arg is None:
+            specs.append(ArgSpec(param.name, "constexpr", None))
+        else:
+            raise TypeError("harness: unsupported argument %r" % (arg,))
+    return specs
+
+
+def ttir(jit_fn, *args, **constexprs):
+    """The TTIR text of `jit_fn` for these arguments."""
+    args = list(args) + [constexprs.pop(p.name) for p in
+                         jit_fn.params[len(args):] if p.name in constexprs]
+    return compile_to_ttir(jit_fn, arg_specs(jit_fn, args, constexprs))
+
+
+def run(jit_fn, grid, *args, **constexprs):
+    """Compiles `jit_fn` and runs it over `grid` with numpy arrays/scalars;
+    arrays are updated in place. Returns the TTIR."""
+    args = list(args) + [constexprs.pop(p.name) for p in
+                         jit_fn.params[len(args):] if p.name in constexprs]
+    specs = arg_specs(jit_fn, args, constexprs)
+    text = compile_to_ttir(jit_fn, specs)
+    lib = _capi.library()
+    options = _capi.TpxKernelOptions()
+    options.structSize = ctypes.sizeof(options)
+    options.target = b"cpu"
+    artifact = ctypes.c_void_p()
+    _capi.check(lib.tpxCompileKernel, text.encode(), ctypes.byref(options),
+                ctypes.byref(artifact), error_type=CompilationError)
+    try:
+        launch = []
+        for spec, arg in zip(specs, args):
+            if spec.is_constexpr:
+                continue
+            a = _capi.TpxLaunchArg()
+            if isinstance(arg, np.ndarray):
+                a.kind = _capi.ARG_BUFFER
+                a.data = arg.ctypes.data
+                a.bytes = arg.nbytes
+            elif isinstance(arg, float):
+                a.kind = _capi.ARG_FLOAT
+                a.floatValue = arg
+            else:
+                a.kind = _capi.ARG_INT
+                a.intValue = int(arg)
+            launch.append(a)
+        grid = tuple(grid) + (1,) * (3 - len(grid))
+        grid_c = (ctypes.c_uint32 * 3)(*grid)
+        array = (_capi.TpxLaunchArg * max(1, len(launch)))(*launch)
+        _capi.check(lib.tpxLaunch, artifact, grid_c, array, len(launch), 0,
+                    error_type=TpxError)
+    finally:
+        lib.tpxArtifactDestroy(artifact)
+    return text

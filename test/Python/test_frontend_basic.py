@@ -1,0 +1,164 @@
+"""The code generator's core: arithmetic, memory, control flow, helpers."""
+
+import numpy as np
+import pytest
+
+import tpx
+import tpx.language as tl
+from tpx.errors import CompilationError
+
+import frontend_harness as h
+
+
+@tpx.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask, other=0.0)
+    tl.store(out_ptr + offsets, x + y, mask=mask)
+
+
+def test_vector_add():
+    n = 1000
+    x = np.random.rand(n).astype(np.float32)
+    y = np.random.rand(n).astype(np.float32)
+    out = np.zeros(n, np.float32)
+    h.run(add_kernel, (4,), x, y, out, n, BLOCK=256)
+    np.testing.assert_allclose(out, x + y)
+
+
+@tpx.jit
+def control_flow(out_ptr, n, K: tl.constexpr):
+    acc = tl.zeros([16], dtype=tl.float32)
+    for i in range(0, n):
+        acc += 1.0
+    j = 0
+    while j < n * 3:
+        j += 2
+    if n > 5:
+        acc = acc * 2
+    else:
+        acc = acc + 100
+    if K == 3:
+        acc = acc + 0.5
+    for k in tl.static_range(4):
+        acc = acc + k
+    v = acc if j > 0 else acc - 1000.0
+    tl.store(out_ptr + tl.arange(0, 16), v + j)
+
+
+@pytest.mark.parametrize("n", [3, 7])
+def test_control_flow(n):
+    out = np.zeros(16, np.float32)
+    h.run(control_flow, (1,), out, n, K=3)
+    acc = float(n)
+    acc = acc * 2 if n > 5 else acc + 100
+    acc += 0.5 + 0 + 1 + 2 + 3
+    j = 0
+    while j < n * 3:
+        j += 2
+    np.testing.assert_allclose(out, np.full(16, acc + j, np.float32))
+
+
+@tpx.jit
+def scale(x, f):
+    return x * f
+
+
+@tpx.jit(noinline=True)
+def offset_of(i, BLOCK: tl.constexpr):
+    return i * BLOCK + tl.arange(0, BLOCK)
+
+
+@tpx.jit
+def helper_kernel(x_ptr, out_ptr, s, BLOCK: tl.constexpr):
+    offs = offset_of(tl.program_id(0), BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, scale(x, s) + scale(x, 1.0))
+
+
+def test_helper_functions():
+    x = np.arange(64, dtype=np.float32)
+    out = np.zeros(64, np.float32)
+    text = h.run(helper_kernel, (2,), x, out, 3.0, BLOCK=32)
+    np.testing.assert_allclose(out, x * 4)
+    assert "noinline = true" in text
+
+
+@tpx.jit
+def int_div_mod(a_ptr, b_ptr, q_ptr, r_ptr):
+    offs = tl.arange(0, 8)
+    a = tl.load(a_ptr + offs)
+    b = tl.load(b_ptr + offs)
+    tl.store(q_ptr + offs, a // b)
+    tl.store(r_ptr + offs, a % b)
+
+
+def test_integer_division_is_c_like():
+    a = np.array([7, -7, 7, -7, 9, -9, 1, 0], np.int32)
+    b = np.array([2, 2, -2, -2, 4, 4, 3, 5], np.int32)
+    q = np.zeros(8, np.int32)
+    r = np.zeros(8, np.int32)
+    h.run(int_div_mod, (1,), a, b, q, r)
+    np.testing.assert_array_equal(q, np.trunc(a / b).astype(np.int32))
+    np.testing.assert_array_equal(r, np.fmod(a, b))
+
+
+@tpx.jit
+def bad_loop(out_ptr):
+    x = 0
+    for i in range(4):
+        x = x + 1.5
+    tl.store(out_ptr, x)
+
+
+def test_loop_carried_type_change_is_an_error():
+    with pytest.raises(CompilationError) as e:
+        h.ttir(bad_loop, np.zeros(1, np.float32))
+    message = str(e.value)
+    assert "Loop-carried variable x has initial type int32" in message
+    assert "test_frontend_basic.py" in message
+    assert "for i in range(4):" in message
+
+
+@tpx.jit
+def early_exit(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    if pid * BLOCK >= n:
+        return
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs) + 1.0)
+
+
+@tpx.jit
+def pick(x, flag):
+    if flag > 0:
+        return x * 2.0
+    else:
+        y = x + 1.0
+    return y
+
+
+@tpx.jit
+def returning_helper(x_ptr, out_ptr, flag):
+    offs = tl.arange(0, 16)
+    tl.store(out_ptr + offs, pick(tl.load(x_ptr + offs), flag))
+
+
+def test_early_return_in_kernel():
+    x = np.arange(64, dtype=np.float32)
+    out = np.full(64, -1, np.float32)
+    # Programs 2 and 3 start past n = 32 and return at once.
+    h.run(early_exit, (4,), x, out, 32, BLOCK=16)
+    np.testing.assert_allclose(out[:32], x[:32] + 1)
+    np.testing.assert_allclose(out[32:], -1)
+
+
+@pytest.mark.parametrize("flag", [1, -1])
+def test_return_from_both_branches(flag):
+    x = np.arange(16, dtype=np.float32)
+    out = np.zeros(16, np.float32)
+    h.run(returning_helper, (1,), x, out, flag)
+    np.testing.assert_allclose(out, x * 2 if flag > 0 else x + 1)
