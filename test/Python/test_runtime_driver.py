@@ -66,7 +66,7 @@ def test_package_imports_without_torch():
                   "        if name == 'torch' or name.startswith('torch.'):\n"
                   "            raise ImportError('blocked')\n"
                   "sys.meta_path.insert(0, Block())\n"
-                  "import tpx, tpx.runtime\n"
+                  "import tpx, tpx.testing, tpx.runtime\n"
                   "from tpx.runtime import driver\n"
                   "print(driver.active.get_active_torch_device(), "
                   "'torch' in sys.modules)",
