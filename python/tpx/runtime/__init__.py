@@ -6,5 +6,5 @@
 
 from tpx.runtime.driver import driver
 from tpx.runtime.allocation import set_allocator, get_allocator
-from tpx.runtime.jit import JITFunction, jit
+from tpx.runtime.jit import JITFunction, KernelInterface, jit
 from tpx.errors import OutOfResources
