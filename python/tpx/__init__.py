@@ -8,4 +8,5 @@ __version__ = "0.1.0"
 
 from tpx.errors import CompilationError, LaunchError, OutOfResources, TpxError
 from tpx.runtime.jit import JITFunction, jit
+from tpx.runtime.allocation import set_allocator
 from tpx import language
