@@ -733,3 +733,33 @@ def desc_copy_1d(x_ptr, y_ptr, n):
     a = tl.make_tensor_descriptor(x_ptr, [n], [1], [16])
     b = tl.make_tensor_descriptor(y_ptr, [n], [1], [16])
     b.store([0], a.load([0]))
+
+
+@tpx.jit
+def make_desc(p, n):
+    return tl.make_tensor_descriptor(p, [n], [1], [16])
+
+
+@tpx.jit(noinline=True)
+def make_desc_noinline(p, n):
+    return tl.make_tensor_descriptor(p, [n], [1], [16])
+
+
+@tpx.jit
+def desc_from_helper(x_ptr, y_ptr, n, NOINLINE: tl.constexpr):
+    if NOINLINE:
+        a = make_desc_noinline(x_ptr, n)
+    else:
+        a = make_desc(x_ptr, n)
+    tl.store(y_ptr + tl.arange(0, 16), a.load([0]) + a.shape[0])
+
+
+def test_descriptor_returned_by_a_helper():
+    x = np.arange(16, dtype=np.float32)
+    y = np.zeros(16, np.float32)
+    h.run(desc_from_helper, (1,), x, y, 10, NOINLINE=False)
+    np.testing.assert_array_equal(y, np.where(x < 10, x, 0) + 10)
+    # A noinline helper returns the descriptor's parts (the CPU target
+    # cannot lower such a call yet: docs/python.md).
+    text = h.ttir(desc_from_helper, x, y, 10, NOINLINE=True)
+    assert "-> (!tt.tensordesc<tensor<16xf32>>, i32, i64)" in text
