@@ -9,3 +9,10 @@ __version__ = "0.1.0"
 from tpx.errors import CompilationError, LaunchError, OutOfResources, TpxError
 from tpx.runtime.jit import JITFunction, jit
 from tpx import language
+
+# -- plugins and per-kernel pipelines (tpx/plugins.py, tpx/pipeline.py) ------
+from tpx import plugins, pipeline, diagnostics  # noqa: E402
+from tpx.plugins import load_plugin, loaded_plugins  # noqa: E402,F401
+from tpx.pipeline import (  # noqa: E402,F401
+    Pipeline, pipeline_extensions, set_pipeline_hook, unset_pipeline_hook)
+plugins._load_at_import()

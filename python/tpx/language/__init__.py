@@ -15,3 +15,4 @@ from tpx.language.basic import (  # noqa: F401
     expand_dims, full, full_like, load, maximum, minimum, next_power_of_2,
     num_programs, program_id, range, reshape, static_range, store,
     to_tensor, view, where, zeros, zeros_like)
+from tpx.language import extra  # noqa: F401,E402
