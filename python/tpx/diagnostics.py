@@ -119,15 +119,20 @@ def _source_line(diag):
 
 
 def render(entries):
-    """The message text of parsed `entries`, with source lines."""
+    """The message text of parsed `entries`, with source lines (once for
+    consecutive diagnostics at the same location)."""
     out = []
+    previous = None
     for raw, diag in entries:
         if diag is None:
             out.append(raw)
+            previous = None
             continue
         out.append("%s: %s: %s" % (diag.location(), diag.severity,
                                    diag.message))
-        if diag.source_line is not None:
+        # One source line for a run of diagnostics at the same place.
+        shown, previous = previous, diag.location()
+        if diag.source_line is not None and shown != previous:
             caret = " " * max(0, diag.col - 1) + "^"
             out.append("    " + diag.source_line.rstrip())
             out.append("    " + caret)

@@ -209,7 +209,7 @@ class Pipeline:
         self.target = target
         self._stages = [s.copy() for s in stages]
 
-    # -- text ------------------------------------------------------------------
+    # -- text -----------------------------------------------------------------
 
     @classmethod
     def parse(cls, text):
@@ -287,7 +287,7 @@ class Pipeline:
 
     __hash__ = None   # mutable
 
-    # -- queries ---------------------------------------------------------------
+    # -- queries --------------------------------------------------------------
 
     @property
     def stages(self):
@@ -310,7 +310,7 @@ class Pipeline:
         """The entries of `stage` as text (`["inline", "cse", ...]`)."""
         return [str(e) for e in self.stage(stage).entries]
 
-    # -- edits -----------------------------------------------------------------
+    # -- edits ----------------------------------------------------------------
 
     def _anchor_index(self, stage, anchor):
         index = stage.find(anchor)
@@ -425,7 +425,7 @@ def check_extensions(names):
         raise ValueError(str(e)) from None
 
 
-# -- scopes --------------------------------------------------------------------
+# -- scopes -------------------------------------------------------------------
 
 _scope = contextvars.ContextVar("tpx_pipeline_extensions", default=())
 
@@ -448,23 +448,22 @@ class pipeline_extensions:
 
     def __init__(self, *names):
         self.names = _as_names(names)
-        self._token = None
+        self._tokens = []       # one per active `with` of this object
 
     def __enter__(self):
         check_extensions(self.names)
-        self._token = _scope.set(_scope.get() + tuple(self.names))
+        self._tokens.append(_scope.set(_scope.get() + tuple(self.names)))
         return self
 
     def __exit__(self, *exc):
-        _scope.reset(self._token)
-        self._token = None
+        _scope.reset(self._tokens.pop())
         return False
 
     def __repr__(self):
         return "pipeline_extensions(%s)" % ", ".join(map(repr, self.names))
 
 
-# -- the hook -------------------------------------------------------------------
+# -- the hook -----------------------------------------------------------------
 
 _hook = None
 
@@ -489,7 +488,7 @@ def get_pipeline_hook():
     return _hook
 
 
-# -- what the runtime calls -------------------------------------------------------
+# -- what the runtime calls ---------------------------------------------------
 
 def _kernel_selection(jit_fn):
     selection = getattr(jit_fn, "pipeline", None)

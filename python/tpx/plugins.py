@@ -35,7 +35,7 @@ class PluginLoadWarning(UserWarning):
     """A plugin named by $TRITON_PLUGIN_PATHS failed to load at import."""
 
 
-# -- ctypes views of the parts of TpxPluginInfo that _capi leaves opaque -------
+# -- ctypes views of the parts of TpxPluginInfo that _capi leaves opaque ------
 
 class _TpxPassInfo(ctypes.Structure):
     _fields_ = [
@@ -166,7 +166,7 @@ class Plugin:
                                     ", " + self.path if self.path else "")
 
 
-# -- the registry mirror --------------------------------------------------------
+# -- the registry mirror ------------------------------------------------------
 
 _lock = threading.RLock()
 _plugins = []          # Plugin, in load order (plugins are never unloaded)
@@ -283,7 +283,7 @@ def _load_at_import():
                           stacklevel=3)
 
 
-# -- DSL ops as functions ---------------------------------------------------------
+# -- DSL ops as functions -----------------------------------------------------
 
 def build_dsl_function(op_name, operand_types, keywords, function_name,
                        location=None):

@@ -3,8 +3,8 @@
 
 The example plugins of the build (build/plugins) provide the extensions:
 `example-nan-guard` makes a store of NaN fail the launch (a change that
-numbers can show), `example-evict-last` sets `evictionPolicy = evict_last` on loads (a change
-the ttir stage's output shows).
+numbers can show), `example-evict-last` sets `evictionPolicy = evict_last`
+on loads (a change the ttir stage's output shows).
 """
 
 import ctypes
@@ -47,7 +47,7 @@ CPU_DEFAULT_TTIR = ["inline", "tt-replace-poison", "canonicalize", "cse",
                     "symbol-dce"]
 
 
-# -- the text format ------------------------------------------------------------
+# -- the text format ----------------------------------------------------------
 
 @pytest.mark.parametrize("target", ["cpu", "sm_90a", "gfx950"])
 def test_round_trip_of_the_effective_text(target):
@@ -150,7 +150,7 @@ def test_parse_errors(text, message):
     assert str(e.value) == message
 
 
-# -- per-kernel selection -----------------------------------------------------------
+# -- per-kernel selection -----------------------------------------------------
 
 def _store_twice(x_ptr, out_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
@@ -199,7 +199,8 @@ def test_jit_pipeline_text_and_key():
     text, key = resolve(guarded_by_text, "cpu")
     p = Pipeline.parse(text)
     assert p.passes("ttir") == CPU_DEFAULT_TTIR + [
-        "tt-example-nan-guard", "tt-example-eviction-policy{policy=evict_last}"]
+        "tt-example-nan-guard",
+        "tt-example-eviction-policy{policy=evict_last}"]
     assert key.startswith("tpx 0.1.0\nplugin ")
     assert key.endswith(text)
     assert "plugin example-nan-guard 1.0 sha256=" in key
@@ -226,7 +227,7 @@ def test_bad_jit_pipeline_value():
         resolve(bad, "cpu")
 
 
-# -- scopes ----------------------------------------------------------------------
+# -- scopes -------------------------------------------------------------------
 
 def test_scope_applies_to_kernels_compiled_inside():
     with tpx.pipeline("example-nan-guard"):
@@ -274,7 +275,7 @@ def test_scope_is_per_thread():
     assert seen["text"] is None
 
 
-# -- the hook ------------------------------------------------------------------------
+# -- the hook -----------------------------------------------------------------
 
 def test_hook_edits_every_kernel_until_unset():
     calls = []
@@ -333,7 +334,7 @@ def test_hook_errors():
         tpx.set_pipeline_hook("not a function")
 
 
-# -- the cache key ---------------------------------------------------------------------
+# -- the cache key ------------------------------------------------------------
 
 def test_everything_enters_the_cache_key():
     default_text, default_key = resolve(plain, "cpu")

@@ -38,9 +38,12 @@ from tpx.language.core import constexpr, tensor
 _PREFIX = __name__ + "."
 _lock = threading.RLock()
 _registered = {}        # module name -> Plugin
+# (op, operand types, keywords) -> (symbol, function text, result types):
+# plugins are never unloaded, so a built function stays valid.
+_built = {}
 
 
-# -- MLIR type text -> language types ------------------------------------------
+# -- MLIR type text -> language types -----------------------------------------
 
 _SCALARS = {
     "i1": core.int1, "i8": core.int8, "i16": core.int16, "i32": core.int32,
@@ -176,7 +179,7 @@ def _strip_type(text):
     return _first_type(text.strip())
 
 
-# -- DSL op functions -------------------------------------------------------------
+# -- DSL op functions ---------------------------------------------------------
 
 def _identifier(name):
     out = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
@@ -257,15 +260,22 @@ def call_dsl_op(op, args, kwargs, semantic, generator):
     module = generator.module
     cache = module.__dict__.setdefault("_tpx_dsl_functions", {})
     if key not in cache:
-        digest = hashlib.sha1(repr(key).encode()).hexdigest()[:10]
-        symbol = "__tpx_dsl_%s_%s" % (_identifier(op.name), digest)
-        # Built with an unknown location: after inlining, the ops carry the
-        # location of the call site they were inlined into, so one function
-        # serves every call site.
-        text = plugins.build_dsl_function(op.name, types_, keywords, symbol)
-        _, results = function_signature(text, symbol)
+        built = _built.get(key)
+        if built is None:
+            digest = hashlib.sha1(repr(key).encode()).hexdigest()[:10]
+            symbol = "__tpx_dsl_%s_%s" % (_identifier(op.name), digest)
+            # Built with an unknown location: after inlining, the ops carry
+            # the location of the call site they were inlined into, so one
+            # function serves every call site (and every compile).
+            text = plugins.build_dsl_function(op.name, types_, keywords,
+                                              symbol)
+            _, results = function_signature(text, symbol)
+            built = (symbol, text, [type_from_mlir(r) for r in results])
+            with _lock:
+                _built[key] = built
+        symbol, text, result_types = built
         module.extra_text.append(text)
-        cache[key] = (symbol, [type_from_mlir(r) for r in results])
+        cache[key] = (symbol, result_types)
     symbol, result_types = cache[key]
     handles = generator.builder.op(
         "tt.call", [o.handle for o in operands],
@@ -317,7 +327,7 @@ def dsl_function(op):
     return wrapper
 
 
-# -- the namespaces -----------------------------------------------------------------
+# -- the namespaces -----------------------------------------------------------
 
 def _ops_module(plugin):
     module = types.ModuleType(_PREFIX + plugin.module_name + "_ops",
