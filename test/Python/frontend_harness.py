@@ -59,9 +59,11 @@ def ttir(jit_fn, *args, **constexprs):
     return compile_to_ttir(jit_fn, arg_specs(jit_fn, args, constexprs))
 
 
-def run(jit_fn, grid, *args, **constexprs):
+def run(jit_fn, grid, *args, pipeline=None, **constexprs):
     """Compiles `jit_fn` and runs it over `grid` with numpy arrays/scalars;
-    arrays are updated in place. Returns the TTIR."""
+    arrays are updated in place. Returns the TTIR. `pipeline`: None (the
+    default pipeline), a pipeline text, or True for what the runtime does
+    (tpx.pipeline.resolve: @jit(pipeline=...), scopes, the hook)."""
     args = list(args) + [constexprs.pop(p.name) for p in
                          jit_fn.params[len(args):] if p.name in constexprs]
     specs = arg_specs(jit_fn, args, constexprs)
@@ -70,6 +72,11 @@ def run(jit_fn, grid, *args, **constexprs):
     options = _capi.TpxKernelOptions()
     options.structSize = ctypes.sizeof(options)
     options.target = b"cpu"
+    if pipeline is True:
+        from tpx.pipeline import resolve
+        pipeline = resolve(jit_fn, "cpu")[0]
+    if pipeline is not None:
+        options.pipelineText = pipeline.encode()
     artifact = ctypes.c_void_p()
     _capi.check(lib.tpxCompileKernel, text.encode(), ctypes.byref(options),
                 ctypes.byref(artifact), error_type=CompilationError)

@@ -20,3 +20,4 @@ from tpx.language.descriptor import (  # noqa: F401
     make_block_ptr, make_tensor_descriptor, store_tensor_descriptor,
     tensor_descriptor, tensor_descriptor_base, tensor_descriptor_base_type,
     tensor_descriptor_type)
+from tpx.language import extra  # noqa: F401,E402
