@@ -20,3 +20,9 @@ from tpx.language.reduction import (  # noqa: F401
     max, min, reduce, reduce_or, sum, xor_sum)
 from tpx.language.shape import (  # noqa: F401
     cat, flip, interleave, join, permute, ravel, sort, split, topk, trans)
+from tpx.language.descriptor import (  # noqa: F401
+    advance, descriptor_value_from_spec, load_tensor_descriptor,
+    make_block_ptr, make_tensor_descriptor, store_tensor_descriptor,
+    tensor_descriptor, tensor_descriptor_base, tensor_descriptor_base_type,
+    tensor_descriptor_type)
+from tpx.language import extra  # noqa: F401,E402
