@@ -512,14 +512,24 @@ def bad_reshape_kernel(x_ptr, WHICH: tl.constexpr):
     x = load_nd(x_ptr, (4, 8))
     if WHICH == 0:
         y = tl.reshape(x, (4, 4))
-    else:
+    elif WHICH == 1:
         y = tl.reshape(x, [])
+    elif WHICH == 2:
+        y = tl.reshape(x, (2, 3, 4))
+    elif WHICH == 3:
+        y = x.view(4, 8.0)
+    else:
+        y = tl.view(x, (3, 8))
     tl.store(x_ptr, tl.sum(y))
 
 
 @pytest.mark.parametrize("which,message", [
     (0, "reshape() cannot change total number of elements in tensor"),
     (1, "can only unsplat single-element tensors"),
+    (2, "ValueError: Shape element 1 must be a power of 2"),
+    (3, "TypeError: Shape element 1 must have type `constexpr[int]`, got "
+        "`constexpr[float]`"),
+    (4, "Shape element 0 must be a power of 2"),
 ])
 def test_reshape_errors(which, message):
     assert message in compile_error(bad_reshape_kernel,

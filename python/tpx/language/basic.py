@@ -140,9 +140,10 @@ def broadcast(input, other, _semantic=None):
 @builtin
 def reshape(input, *shape, can_reorder=False, _semantic=None):
     shape = _shape_list(shape[0] if len(shape) == 1 else shape)
+    from tpx.language.shape import unsplat, validate_block_shape
+    validate_block_shape(shape)
     if not shape:
         # A one-element tensor to a scalar, as Triton (tl.shape.unsplat).
-        from tpx.language.shape import unsplat
         return unsplat(_semantic, _semantic.to_tensor(input))
     return _semantic.reshape(input, shape, _unwrap(can_reorder))
 
@@ -150,6 +151,8 @@ def reshape(input, *shape, can_reorder=False, _semantic=None):
 @builtin
 def view(input, *shape, _semantic=None):
     shape = _shape_list(shape[0] if len(shape) == 1 else shape)
+    from tpx.language.shape import validate_block_shape
+    validate_block_shape(shape)
     return _semantic.reshape(input, shape, True)
 
 

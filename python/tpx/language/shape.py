@@ -60,6 +60,25 @@ def _int_of_width(dt):
     return _INT_OF_WIDTH[dt.primitive_bitwidth]
 
 
+def validate_block_shape(shape):
+    """Checks a user-given block shape as Triton does: constexpr ints,
+    powers of two, at most TRITON_MAX_TENSOR_NUMEL elements."""
+    numel = 1
+    for i, d in enumerate(shape):
+        d = _unwrap(d)
+        if not isinstance(d, int) or isinstance(d, bool):
+            raise TypeError("Shape element %d must have type "
+                            "`constexpr[int]`, got `constexpr[%s]`" %
+                            (i, type(d).__name__))
+        if not _is_power_of_two(d):
+            raise ValueError("Shape element %d must be a power of 2" % i)
+        numel *= d
+    if numel > core.TRITON_MAX_TENSOR_NUMEL:
+        raise ValueError("numel (%d) exceeds triton maximum tensor numel "
+                         "(%d)" % (numel, core.TRITON_MAX_TENSOR_NUMEL))
+    return numel
+
+
 def unsplat(sem, x):
     """The only element of a one-element tensor, as a scalar (a reduction
     that keeps its first operand, as Triton does)."""
