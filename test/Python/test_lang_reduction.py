@@ -197,21 +197,31 @@ def sum_in_loop(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr,
                 STEPS: tl.constexpr):
     acc = tl.zeros([M], dtype=tl.float32)
     total = 0.0
+    best = tl.zeros([M], dtype=tl.int32)
+    scan = tl.zeros([M, N], dtype=tl.float32)
     for i in range(STEPS):
         x = tl.load(x_ptr + i * M * N + tl.arange(0, M)[:, None] * N +
                     tl.arange(0, N)[None, :])
         acc += tl.sum(x, axis=1)
         total += tl.max(x)
+        best += tl.argmax(x, 1)
+        scan += tl.cumsum(x, 1)
     tl.store(out_ptr + tl.arange(0, M), acc)
     tl.store(out_ptr + M, total)
+    tl.store(out_ptr + M + 1 + tl.arange(0, M), best)
+    tl.store(out_ptr + 2 * M + 1 + tl.arange(0, M)[:, None] * N +
+             tl.arange(0, N)[None, :], scan)
 
 
 def test_reductions_inside_a_loop():
     x = float_data((3, 4, 8))
-    out = np.zeros(5, np.float32)
+    out = np.zeros(9 + 32, np.float32)
     h.run(sum_in_loop, (1,), x, out, M=4, N=8, STEPS=3)
     np.testing.assert_allclose(out[:4], x.sum(axis=(0, 2)), rtol=1e-5)
     np.testing.assert_allclose(out[4], x.max(axis=(1, 2)).sum(), rtol=1e-5)
+    np.testing.assert_array_equal(out[5:9], x.argmax(2).sum(0))
+    np.testing.assert_allclose(out[9:], np.cumsum(x, 2).sum(0).reshape(-1),
+                               rtol=1e-5, atol=1e-5)
 
 
 # -- max / min ----------------------------------------------------------------
