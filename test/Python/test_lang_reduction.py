@@ -806,3 +806,38 @@ def test_integer_tensor_methods():
     assert out[0] == np.bitwise_xor.reduce(x)
     assert out[1] == np.bitwise_or.reduce(x)
     np.testing.assert_array_equal(out[2:], x[::-1])
+
+
+# -- rank 3, 64-bit types -----------------------------------------------------
+
+@tpx.jit
+def rank3_kernel(x_ptr, idx_ptr, s_ptr, c_ptr, m_ptr, g_ptr,
+                 AXIS: tl.constexpr):
+    offs = (tl.arange(0, 2)[:, None, None] * 4 +
+            tl.arange(0, 4)[None, :, None]) * 8 + \
+        tl.arange(0, 8)[None, None, :]
+    x = tl.load(x_ptr + offs)
+    s = tl.sum(x, AXIS, keep_dims=True)
+    tl.store(s_ptr + tl.arange(0, s.numel), tl.reshape(s, s.numel))
+    tl.store(c_ptr + offs, tl.cumsum(x, AXIS, reverse=True))
+    m = tl.argmax(x, AXIS, keep_dims=True)
+    tl.store(m_ptr + tl.arange(0, m.numel), tl.reshape(m, m.numel))
+    tl.store(g_ptr + offs, tl.gather(x, tl.load(idx_ptr + offs), AXIS))
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2])
+@pytest.mark.parametrize("np_dtype", [np.float64, np.int64])
+def test_rank3_reductions_scans_gather(axis, np_dtype):
+    rs = np.random.RandomState(22)
+    x = (rs.rand(2, 4, 8) * 1000).astype(np_dtype)
+    idx = rs.randint(0, x.shape[axis], x.shape).astype(np.int64)
+    s = np.zeros(x.size // x.shape[axis], np_dtype)
+    c = np.zeros(x.shape, np_dtype)
+    m = np.zeros(s.shape, np.int32)
+    g = np.zeros(x.shape, np_dtype)
+    h.run(rank3_kernel, (1,), x, idx, s, c, m, g, AXIS=axis)
+    np.testing.assert_allclose(s, x.sum(axis).reshape(-1), rtol=1e-12)
+    np.testing.assert_allclose(c, np_scan(np.cumsum, x, axis, True),
+                               rtol=1e-12)
+    np.testing.assert_array_equal(m, x.argmax(axis).reshape(-1))
+    np.testing.assert_array_equal(g, np.take_along_axis(x, idx, axis))
