@@ -121,3 +121,44 @@ def test_loop_carried_type_change_is_an_error():
     assert "Loop-carried variable x has initial type int32" in message
     assert "test_frontend_basic.py" in message
     assert "for i in range(4):" in message
+
+
+@tpx.jit
+def early_exit(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    if pid * BLOCK >= n:
+        return
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs) + 1.0)
+
+
+@tpx.jit
+def pick(x, flag):
+    if flag > 0:
+        return x * 2.0
+    else:
+        y = x + 1.0
+    return y
+
+
+@tpx.jit
+def returning_helper(x_ptr, out_ptr, flag):
+    offs = tl.arange(0, 16)
+    tl.store(out_ptr + offs, pick(tl.load(x_ptr + offs), flag))
+
+
+def test_early_return_in_kernel():
+    x = np.arange(64, dtype=np.float32)
+    out = np.full(64, -1, np.float32)
+    # Programs 2 and 3 start past n = 32 and return at once.
+    h.run(early_exit, (4,), x, out, 32, BLOCK=16)
+    np.testing.assert_allclose(out[:32], x[:32] + 1)
+    np.testing.assert_allclose(out[32:], -1)
+
+
+@pytest.mark.parametrize("flag", [1, -1])
+def test_return_from_both_branches(flag):
+    x = np.arange(16, dtype=np.float32)
+    out = np.zeros(16, np.float32)
+    h.run(returning_helper, (1,), x, out, flag)
+    np.testing.assert_allclose(out, x * 2 if flag > 0 else x + 1)

@@ -136,7 +136,9 @@ class FunctionGenerator(ast.NodeVisitor):
         self.scope = dict(scope)
         self.line_offset = line_offset
         self.source_lines = jit_fn.src.splitlines()
-        self.returns = None      # the values of the (last) return
+        self.returns = None      # the values of the first return
+        self.has_return = False
+        self.fn_blocks = []      # the function region's blocks (cf-level)
         self.current_node = None
 
     # -- locations and errors -------------------------------------------------
@@ -259,7 +261,28 @@ class FunctionGenerator(ast.NodeVisitor):
 
     def visit_Return(self, node):
         value = self.visit(node.value) if node.value is not None else None
-        self.returns = value
+        if self.has_return:
+            # Every return of a function must produce the same types.
+            if isinstance(self.returns, tensor) or isinstance(
+                    self.returns, tuple):
+                value = self.as_carried(value, None, "return value", node)
+                if isinstance(value, tensor) and isinstance(
+                        self.returns, tensor) and \
+                        value.type != self.returns.type:
+                    value = self.semantic.cast(value, self.returns.type)
+                value = self.match_type(value, self.returns,
+                                        "the return value", node,
+                                        "an earlier return", "this one")
+            elif _is_compile_time(value) and _unwrap(value) != _unwrap(
+                    self.returns):
+                raise self.error(node, "returns of one function disagree: "
+                                 "%r and %r" % (_unwrap(self.returns),
+                                                _unwrap(value)))
+        else:
+            if len(self.fn_blocks) > 1 and value is not None:
+                value = self.as_carried(value, None, "return value", node)
+            self.returns = value
+            self.has_return = True
         handles = [v.handle for v in _flatten(value)
                    if isinstance(v, tensor)]
         self.builder.op("tt.return", handles, [], terminator=True)
@@ -315,13 +338,74 @@ class FunctionGenerator(ast.NodeVisitor):
             taken = node.body if _unwrap(cond) else node.orelse
             self.visit_statements(taken)
             return
-        if _contains_return(node.body) or _contains_return(node.orelse):
-            raise self.error(node, "`return` inside an `if` on a tensor "
-                             "condition is not supported yet; assign the "
-                             "result and return after the `if`",
-                             UnsupportedLanguageConstruct)
         cond = self.scalar_condition(cond, node.test)
+        if _contains_return(node.body) or _contains_return(node.orelse):
+            if self.builder.block not in self.fn_blocks:
+                raise self.error(node, "`return` inside an `if` on a tensor "
+                                 "is only supported outside loops and "
+                                 "other `if`s on tensors",
+                                 UnsupportedLanguageConstruct)
+            self.branching_if(node, cond, node.body, node.orelse)
+            return
         self.structured_if(node, cond, node.body, node.orelse)
+
+    def branching_if(self, node, cond, then_body, else_body):
+        """An `if` that may return: cf.cond_br between blocks of the
+        function's region, joined by a block whose arguments are the names
+        both surviving branches assign."""
+        b = self.builder
+        before = dict(self.scope)
+        then_block, else_block = b.new_block(), b.new_block()
+        b.op("cf.cond_br", [cond.handle], [], props={
+            "operandSegmentSizes": Raw("array<i32: 1, 0, 0>")},
+            successors=[then_block, else_block], terminator=True)
+        self.fn_blocks += [then_block, else_block]
+        live = []  # (end block, scope) of the branches that fall through
+        for block, body in ((then_block, then_body), (else_block, else_body)):
+            self.scope = dict(before)
+            b.block = block
+            self.visit_statements(body)
+            if not b.block.terminated:
+                live.append((b.block, self.scope))
+        if not live:
+            self.scope = before
+            return  # both branches returned: nothing follows
+        if len(live) == 1:
+            b.block, self.scope = live[0]
+            return
+        (then_end, then_scope), (else_end, else_scope) = live
+        self.scope = dict(before)
+        names, values = [], []
+        for name in assigned_names(list(then_body) + list(else_body)):
+            if name not in then_scope or name not in else_scope:
+                continue
+            t, e = then_scope[name], else_scope[name]
+            if t is e or (_is_compile_time(t) and _is_compile_time(e) and
+                          _unwrap(t) == _unwrap(e)):
+                self.scope[name] = t
+                continue
+            b.block = then_end
+            t = self.as_carried(t, None, name, node)
+            b.block = else_end
+            e = self.match_type(self.as_carried(e, None, name, node), t,
+                                name, node, "then block", "else block")
+            names.append(name)
+            values.append((t, e))
+        flat_then = [v for t, _ in values for v in _flatten(t)]
+        flat_else = [v for _, e in values for v in _flatten(e)]
+        merge = b.new_block([v.type.to_ir() for v in flat_then])
+        self.fn_blocks.append(merge)
+        for end, flat in ((then_end, flat_then), (else_end, flat_else)):
+            b.block = end
+            b.op("cf.br", [v.handle for v in flat], [], successors=[merge],
+                 terminator=True)
+        b.block = merge
+        merged = [tensor(h, v.type) for h, v in zip(merge.args, flat_then)]
+        offset = 0
+        for name, (t, _) in zip(names, values):
+            n = len(_flatten(t))
+            self.scope[name] = _unflatten(t, merged[offset:offset + n])
+            offset += n
 
     def scalar_condition(self, cond, node):
         if cond.type.is_block():
@@ -988,12 +1072,15 @@ def emit_function(module, jit_fn, values, symbol, visibility,
             gen.scope[p.name] = v if not isinstance(
                 _unwrap(v), (int, float, bool, str, type(None))) or \
                 isinstance(v, constexpr) else constexpr(v)
+    gen.fn_blocks = [block]
     with module.builder.at(block), \
             module.builder.location(gen.loc_of(fn_def)):
         gen.visit_statements(fn_def.body)
-        if not block.terminated:
-            if gen.returns is not None and visibility == "public":
-                pass
+        if not module.builder.block.terminated:
+            if gen.has_return and any(isinstance(v, tensor) for v in
+                                      _flatten(gen.returns)):
+                raise gen.error(fn_def, "%s: not every path returns a "
+                                "value" % jit_fn.__name__)
             module.builder.op("tt.return", [], [], terminator=True)
     template = gen.returns
     if visibility == "public" and template is not None and any(
@@ -1001,7 +1088,8 @@ def emit_function(module, jit_fn, values, symbol, visibility,
         raise gen.error(fn_def, "a kernel cannot return a value")
     result_types = [v.type.to_ir() for v in _flatten(template)
                     if isinstance(v, tensor)]
-    module.builder.add_function(symbol, block, result_types, visibility,
+    module.builder.add_function(symbol, gen.fn_blocks, result_types,
+                                visibility,
                                 arg_attrs=arg_attrs,
                                 noinline=jit_fn.noinline,
                                 loc=gen.loc_of(fn_def))

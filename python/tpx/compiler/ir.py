@@ -27,6 +27,8 @@ class Value:
 
 class Block:
     def __init__(self, arg_types=(), arg_locs=None, builder=None):
+        builder._counter += 1
+        self.label = "^bb%d" % builder._counter
         self.args = [builder._fresh_value(t) for t in arg_types]
         # Block arguments carry the location of the op that owns the block.
         self.arg_locs = list(arg_locs) if arg_locs else \
@@ -34,13 +36,14 @@ class Block:
         self.lines = []
         self.terminated = False
 
-    def text(self, indent, label="^bb0"):
+    def text(self, indent, with_label=False):
         out = []
-        if self.args:
+        if self.args or with_label:
             args = ", ".join(
                 "%s: %s%s" % (a.name, a.type, " " + l if l else "")
                 for a, l in zip(self.args, self.arg_locs))
-            out.append("%s%s(%s):" % (" " * (indent - 2), label, args))
+            out.append("%s%s%s:" % (" " * (indent - 2), self.label,
+                                    "(%s)" % args if args else ""))
         for line in self.lines:
             out.append(" " * indent + line)
         return "\n".join(out)
@@ -128,7 +131,7 @@ class Builder:
     # -- ops ---------------------------------------------------------------
 
     def op(self, name, operands=(), result_types=(), props=None, attrs=None,
-           regions=(), terminator=False):
+           regions=(), terminator=False, successors=()):
         """Appends `name` to the insertion block; returns its results."""
         assert self.block is not None, "no insertion block"
         if self.block.terminated:
@@ -147,6 +150,8 @@ class Builder:
                        for i, t in enumerate(result_types)]
             lhs = "%s:%d = " % (base, len(result_types))
         text = '%s"%s"(%s)' % (lhs, name, ", ".join(v.name for v in operands))
+        if successors:
+            text += "[%s]" % ", ".join(b.label for b in successors)
         if props:
             text += " <{%s}>" % dict_text(props)
         if regions:
@@ -154,7 +159,7 @@ class Builder:
             for region in regions:
                 blocks = []
                 for i, block in enumerate(region):
-                    blocks.append(block.text(6, "^bb%d" % i))
+                    blocks.append(block.text(6, with_label=i > 0))
                 parts.append("{\n%s\n    }" % "\n".join(blocks))
             text += " (" + ", ".join(parts) + ")"
         if attrs:
@@ -173,9 +178,12 @@ class Builder:
 
     # -- functions and the module -------------------------------------------
 
-    def add_function(self, name, block, result_types, visibility="public",
+    def add_function(self, name, blocks, result_types, visibility="public",
                      arg_attrs=None, noinline=False, loc=None):
-        """Records `tt.func` with `block` as its body."""
+        """Records `tt.func` whose body is `blocks` (entry block first)."""
+        if isinstance(blocks, Block):
+            blocks = [blocks]
+        block = blocks[0]
         args = []
         for i, (value, arg_loc) in enumerate(zip(block.args, block.arg_locs)):
             attr = arg_attrs[i] if arg_attrs else None
@@ -189,6 +197,8 @@ class Builder:
         if result_types:
             results = " -> (%s)" % ", ".join(result_types)
         body = "\n".join("    " + l for l in block.lines)
+        for extra in blocks[1:]:
+            body += "\n" + extra.text(4, with_label=True)
         self.functions.append(
             "  tt.func %s @%s(%s)%s attributes {noinline = %s} {\n%s\n  } %s"
             % (visibility, name, ", ".join(args), results,
