@@ -478,6 +478,8 @@ def set_pipeline_hook(fn):
     if fn is not None and not callable(fn):
         raise TypeError("set_pipeline_hook: %r is not callable" % (fn,))
     _hook = fn
+    # Kernels compiled before are not what a launch now must run.
+    _capi.bump_state_generation()
 
 
 def unset_pipeline_hook():
