@@ -115,11 +115,14 @@ def expand_dims(input, axis, _semantic=None):
     axes = [_unwrap(a) for a in axes]
     rank = len(input.type.shape) if input.type.is_block() else 0
     new_rank = rank + len(axes)
-    axes = sorted(a + new_rank if a < 0 else a for a in axes)
     for a in axes:
-        if not 0 <= a < new_rank:
-            raise ValueError("invalid axis %d for a rank-%d result" %
-                             (a, new_rank))
+        if not -new_rank <= a < new_rank:
+            raise ValueError("invalid axis %d. Expected %d <= axis < %d" %
+                             (a, -new_rank, new_rank))
+    axes = sorted(a + new_rank if a < 0 else a for a in axes)
+    if len(set(axes)) != len(axes):
+        raise ValueError("expand_dims received duplicate axes, normalized "
+                         "axes = %s" % axes)
     for a in axes:
         input = _semantic.expand_dims(input, a)
     return input
@@ -128,6 +131,8 @@ def expand_dims(input, axis, _semantic=None):
 @builtin
 def broadcast_to(input, *shape, _semantic=None):
     shape = _shape_list(shape[0] if len(shape) == 1 else shape)
+    from tpx.language.shape import validate_block_shape
+    validate_block_shape(shape)
     return _semantic.broadcast_impl_shape(_semantic.to_tensor(input), shape)
 
 

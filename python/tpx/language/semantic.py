@@ -641,10 +641,8 @@ class Semantic:
     def full(self, shape, value, dtype):
         dtype = _unwrap(dtype)
         shape = [_unwrap(s) for s in _unwrap(shape)]
-        for s in shape:
-            if not isinstance(s, int):
-                raise TypeError("Shape element must have type "
-                                "`constexpr[int]`, got %r" % (s,))
+        from tpx.language.shape import validate_block_shape
+        validate_block_shape(shape)
         value = _unwrap(value)
         if isinstance(value, tensor):
             if value.numel.value != 1:

@@ -38,26 +38,8 @@ _FLOATING = ("fp16", "fp32", "fp64", "bf16", "fp8e5", "fp8e4nv", "fp8e4b8",
              "fp8e5b16")
 
 
-def _is_power_of_two(x):
-    return (x & (x - 1)) == 0
-
-
-def validate_block_shape(shape):
-    """Triton's block shape rules: constexpr ints, powers of two, at most
-    TRITON_MAX_TENSOR_NUMEL elements. Returns the number of elements."""
-    numel = 1
-    for i, d in enumerate(shape):
-        if not isinstance(d, int):
-            raise TypeError("Shape element %d must have type "
-                            "`constexpr[int]`, got `constexpr[%s]`" %
-                            (i, type(d)))
-        if not _is_power_of_two(d):
-            raise ValueError("Shape element %d must be a power of 2" % i)
-        numel *= d
-    if numel > TRITON_MAX_TENSOR_NUMEL:
-        raise ValueError("numel (%d) exceeds triton maximum tensor numel (%d)"
-                         % (numel, TRITON_MAX_TENSOR_NUMEL))
-    return numel
+# The host checks a block shape exactly as kernels do.
+from tpx.language.shape import validate_block_shape  # noqa: E402,F401
 
 
 def _data_ptr(base):
