@@ -1,6 +1,5 @@
 """tpx.testing: do_bench, assert_close, Benchmark/perf_report (CPU)."""
 
-import os
 import time
 
 import numpy as np

@@ -4,6 +4,7 @@
 `triton.runtime.driver` is. See docs/python.md ("Runtime").
 """
 
+# flake8: noqa: F401
 from tpx.runtime.driver import driver
 from tpx.runtime.allocation import set_allocator, get_allocator
 from tpx.runtime.jit import JITFunction, KernelInterface, jit
