@@ -306,15 +306,23 @@ class CUDADriver:
         torch = _torch()
         self._torch = torch if torch is not None and \
             torch.cuda.is_available() else None
+        # The launch hot path calls these two directly: the cheapest ways
+        # to ask torch (when present) for the current device and stream.
+        self.device_getter = self.get_current_device
+        self.stream_getter = lambda device: self._stream
         if self._torch is not None:
             c = self._torch._C
+            torch.cuda.init()
             self.get_current_device = torch.cuda.current_device
+            self.device_getter = getattr(c, "_cuda_getDevice",
+                                         torch.cuda.current_device)
             raw = getattr(c, "_cuda_getCurrentRawStream", None)
             if raw is not None:
                 self._raw_stream = raw
             else:
                 self._raw_stream = (lambda index: torch.cuda.current_stream(
                     index).cuda_stream)
+            self.stream_getter = self._raw_stream
 
     @staticmethod
     def is_active():

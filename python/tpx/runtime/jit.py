@@ -302,8 +302,10 @@ class JITFunction(KernelInterface):
             active = driver.active
             backend = "cuda" if active.backend == "cuda" else "cpu"
             if backend == "cuda":
-                get_device = active.get_current_device
-                stream = active.get_current_stream
+                get_device = getattr(active, "device_getter",
+                                     active.get_current_device)
+                stream = getattr(active, "stream_getter",
+                                 active.get_current_stream)
             else:
                 def get_device():
                     return 0
