@@ -15,3 +15,8 @@ from tpx.language.basic import (  # noqa: F401
     expand_dims, full, full_like, load, maximum, minimum, next_power_of_2,
     num_programs, program_id, range, reshape, static_range, store,
     to_tensor, view, where, zeros, zeros_like)
+
+# -- dot, atomics, math, random, debugging, elementwise extras, libdevice --
+from tpx.language.debug import (  # noqa: F401
+    assume, debug_barrier, device_assert, device_print, max_constancy,
+    max_contiguous, multiple_of, static_assert, static_print)
