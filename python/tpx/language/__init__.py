@@ -17,6 +17,15 @@ from tpx.language.basic import (  # noqa: F401
     to_tensor, view, where, zeros, zeros_like)
 
 # -- dot, atomics, math, random, debugging, elementwise extras, libdevice --
+from tpx.language import math  # noqa: F401
 from tpx.language.debug import (  # noqa: F401
     assume, debug_barrier, device_assert, device_print, max_constancy,
     max_contiguous, multiple_of, static_assert, static_print)
+from tpx.language.elementwise import (  # noqa: F401
+    dispatch, extern, extern_elementwise, inline_asm_elementwise,
+    map_elementwise, sigmoid, softmax)
+from tpx.language.math import (  # noqa: F401
+    abs, ceil, cos, div_rn, erf, exp, exp2, fdiv, floor, fma, log, log2,
+    rsqrt, sin, sqrt, sqrt_rn, umulhi)
+from tpx.language import extra  # noqa: F401
+import tpx.language.extra.libdevice  # noqa: F401,E402
