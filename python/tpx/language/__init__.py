@@ -21,6 +21,7 @@ from tpx.language import math  # noqa: F401
 from tpx.language.debug import (  # noqa: F401
     assume, debug_barrier, device_assert, device_print, max_constancy,
     max_contiguous, multiple_of, static_assert, static_print)
+from tpx.language.dot import dot, dot_scaled  # noqa: F401
 from tpx.language.elementwise import (  # noqa: F401
     dispatch, extern, extern_elementwise, inline_asm_elementwise,
     map_elementwise, sigmoid, softmax)
