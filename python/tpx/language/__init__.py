@@ -18,6 +18,9 @@ from tpx.language.basic import (  # noqa: F401
 
 # -- dot, atomics, math, random, debugging, elementwise extras, libdevice --
 from tpx.language import math  # noqa: F401
+from tpx.language.atomic import (  # noqa: F401
+    atomic_add, atomic_and, atomic_cas, atomic_max, atomic_min, atomic_or,
+    atomic_xchg, atomic_xor)
 from tpx.language.debug import (  # noqa: F401
     assume, debug_barrier, device_assert, device_print, max_constancy,
     max_contiguous, multiple_of, static_assert, static_print)
