@@ -31,5 +31,9 @@ from tpx.language.elementwise import (  # noqa: F401
 from tpx.language.math import (  # noqa: F401
     abs, ceil, cos, div_rn, erf, exp, exp2, fdiv, floor, fma, log, log2,
     rsqrt, sin, sqrt, sqrt_rn, umulhi)
+from tpx.language import random  # noqa: F401
+from tpx.language.random import (  # noqa: F401
+    pair_uniform_to_normal, philox, philox_impl, rand, rand4x, randint,
+    randint4x, randn, randn4x, uint_to_uniform_float)
 from tpx.language import extra  # noqa: F401
 import tpx.language.extra.libdevice  # noqa: F401,E402
