@@ -15,6 +15,11 @@ from tpx.language.basic import (  # noqa: F401
     expand_dims, full, full_like, load, maximum, minimum, next_power_of_2,
     num_programs, program_id, range, reshape, static_range, store,
     to_tensor, view, where, zeros, zeros_like)
+from tpx.language.descriptor import (  # noqa: F401
+    advance, descriptor_value_from_spec, load_tensor_descriptor,
+    make_block_ptr, make_tensor_descriptor, store_tensor_descriptor,
+    tensor_descriptor, tensor_descriptor_base, tensor_descriptor_base_type,
+    tensor_descriptor_type)
 
 # -- dot, atomics, math, random, debugging, elementwise extras, libdevice --
 from tpx.language import math  # noqa: F401
@@ -35,5 +40,5 @@ from tpx.language import random  # noqa: F401
 from tpx.language.random import (  # noqa: F401
     pair_uniform_to_normal, philox, philox_impl, rand, rand4x, randint,
     randint4x, randn, randn4x, uint_to_uniform_float)
-from tpx.language import extra  # noqa: F401
+from tpx.language import extra  # noqa: F401,E402
 import tpx.language.extra.libdevice  # noqa: F401,E402
