@@ -126,6 +126,9 @@ class ModuleGenerator:
     def __init__(self, builder, file, options):
         self.builder = builder
         self.semantic = Semantic(builder)
+        # Builtins read the compile spec (target, debug) through the
+        # Semantic, as Triton's read `builder.options`.
+        self.semantic.options = options
         self.file = file
         self.options = options
         self.functions = {}     # specialization key -> (symbol, results)

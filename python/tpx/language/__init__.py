@@ -25,4 +25,25 @@ from tpx.language.descriptor import (  # noqa: F401
     make_block_ptr, make_tensor_descriptor, store_tensor_descriptor,
     tensor_descriptor, tensor_descriptor_base, tensor_descriptor_base_type,
     tensor_descriptor_type)
+
+# -- dot, atomics, math, random, debugging, elementwise extras, libdevice --
+from tpx.language import math  # noqa: F401
+from tpx.language.atomic import (  # noqa: F401
+    atomic_add, atomic_and, atomic_cas, atomic_max, atomic_min, atomic_or,
+    atomic_xchg, atomic_xor)
+from tpx.language.debug import (  # noqa: F401
+    assume, debug_barrier, device_assert, device_print, max_constancy,
+    max_contiguous, multiple_of, static_assert, static_print)
+from tpx.language.dot import dot, dot_scaled  # noqa: F401
+from tpx.language.elementwise import (  # noqa: F401
+    dispatch, extern, extern_elementwise, inline_asm_elementwise,
+    map_elementwise, sigmoid, softmax)
+from tpx.language.math import (  # noqa: F401
+    abs, ceil, cos, div_rn, erf, exp, exp2, fdiv, floor, fma, log, log2,
+    rsqrt, sin, sqrt, sqrt_rn, umulhi)
+from tpx.language import random  # noqa: F401
+from tpx.language.random import (  # noqa: F401
+    pair_uniform_to_normal, philox, philox_impl, rand, rand4x, randint,
+    randint4x, randn, randn4x, uint_to_uniform_float)
 from tpx.language import extra  # noqa: F401,E402
+import tpx.language.extra.libdevice  # noqa: F401,E402

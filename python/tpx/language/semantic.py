@@ -94,6 +94,8 @@ class Semantic:
         text = scalar_text(value, dt)
         if shape:
             attr = "dense<%s> : %s" % (text, ty.to_ir())
+        elif dt.is_bool():
+            attr = text     # `true : i1` does not parse; `true` is an i1
         else:
             attr = "%s : %s" % (text, dt.to_ir())
         return self.op("arith.constant", [], ty, props={"value": Raw(attr)})
