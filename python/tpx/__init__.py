@@ -7,8 +7,12 @@ for Triton. See docs/python.md.
 __version__ = "0.1.0"
 
 from tpx.errors import CompilationError, LaunchError, OutOfResources, TpxError
-from tpx.runtime.jit import JITFunction, jit
+from tpx.runtime.jit import JITFunction, KernelInterface, jit
+from tpx.runtime.allocation import set_allocator
+from tpx.runtime.utils import cdiv, next_power_of_2
 from tpx import language
+from tpx import runtime
+from tpx import testing
 
 # -- plugins and per-kernel pipelines (tpx/plugins.py, tpx/pipeline.py) ------
 from tpx import plugins, pipeline, diagnostics  # noqa: E402

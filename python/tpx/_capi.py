@@ -228,6 +228,21 @@ def optional(name, restype, argtypes):
     return fn
 
 
+# Artifact queries added to the C API later; `None` on older libraries.
+def artifact_get_stage():
+    """tpxArtifactGetStage(artifact, stage, &size) -> const char * (owned by
+    the artifact), or None when the library lacks it."""
+    return optional("tpxArtifactGetStage", ctypes.c_void_p, [
+        ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_size_t)])
+
+
+def artifact_get_stage_names():
+    """tpxArtifactGetStageNames(artifact) -> malloc'ed names, or None when
+    the library lacks it."""
+    return optional("tpxArtifactGetStageNames", ctypes.c_void_p,
+                    [ctypes.c_void_p])
+
+
 def take_string(pointer):
     """Copies and frees a malloc'ed C string returned by the API."""
     if not pointer:
@@ -238,10 +253,33 @@ def take_string(pointer):
         library().tpxStringFree(pointer)
 
 
+# Calls that change what a compile produces for the same TTIR (loaded
+# plugins, the scoped pipeline selection). `check` bumps
+# `state_generation` after each of them, so the runtime's in-memory kernel
+# caches can compare one integer on every launch instead of asking the
+# library for the cache-key material.
+_STATE_CHANGING = frozenset((
+    "tpxLoadPlugin", "tpxLoadPluginPaths", "tpxLoadPluginsFromEnv",
+    "tpxPushPipelineSelection", "tpxPopPipelineSelection"))
+state_generation = 0
+_generation_lock = threading.Lock()
+
+
+def bump_state_generation():
+    """Marks the compile configuration as changed (see `check`)."""
+    global state_generation
+    with _generation_lock:
+        state_generation += 1
+
+
 def check(function, *args, error_type=TpxError):
     """Calls `function(*args, &error)`; raises error_type on TPX_FAILURE."""
     error = ctypes.c_void_p()
-    status = function(*args, ctypes.byref(error))
+    try:
+        status = function(*args, ctypes.byref(error))
+    finally:
+        if getattr(function, "__name__", None) in _STATE_CHANGING:
+            bump_state_generation()
     if status != TPX_SUCCESS:
         message = take_string(error.value) or (
             "%s failed without a message" % function.__name__)

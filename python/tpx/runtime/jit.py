@@ -1,13 +1,40 @@
 """@tpx.jit: a Python function that is compiled to a kernel when launched.
 
 This module holds what the front end reads from a kernel (its source, file,
-line and parameters); launching, specialization and caching are in the
-`run`/`warmup` methods (see docs/python.md).
+line and parameters) and the launch path:
+
+    kernel[grid](*args, num_warps=4, num_stages=3, **constexprs)
+
+1. bind the arguments to the parameters and specialize them (one generated
+   function per kernel and backend, tpx/runtime/specialize.py) -> a key
+   tuple and the launch values;
+2. look the key up in the in-memory cache of the current device -- a hit
+   is the whole hot path: no compile, no disk, no JSON;
+3. on a miss: ArgSpecs from the key -> the front end's TTIR ->
+   compile_ttir (through the on-disk compile cache) -> a launcher fast path
+   for this specialization; the entry is remembered under the key and
+   under a normalized key (specs, target, options, the pipeline's
+   cache-key material), so equal specializations reached through
+   different keys share one compiled kernel;
+4. evaluate the grid (a tuple, or a callable over the meta dict of
+   arguments and options) and launch.
+
+The cache is dropped when the compile configuration changes (a plugin
+loaded, a pipeline selection pushed or popped, another driver made active:
+`tpx._capi.state_generation`), so one integer compare per launch keeps it
+right.
 """
 
 import ast
+import hashlib
 import inspect
+import os
 import textwrap
+import threading
+
+from tpx import _capi
+from tpx.compiler.spec import CompileSpec
+from tpx.errors import CompilationError, TpxError
 
 
 class KernelParam:
@@ -55,12 +82,69 @@ def _names_to_indices(names, params, what):
     return indices
 
 
-class JITFunction:
+class KernelInterface:
+    """What can be launched as `kernel[grid](...)`: JITFunction, Autotuner,
+    Heuristics. Subclasses implement run(*args, grid, warmup, **kwargs)."""
+
+    def __getitem__(self, grid):
+        def launcher(*args, **kwargs):
+            return self.run(*args, grid=grid, warmup=False, **kwargs)
+        return launcher
+
+    def run(self, *args, grid, warmup, **kwargs):
+        raise NotImplementedError
+
+
+# The front end is not known to be thread-safe; compiles of TTIR (the slow
+# part, without the GIL) still run in parallel.
+_frontend_lock = threading.RLock()
+
+_DEFAULT_WARPS = 4
+_DEFAULT_STAGES = 3
+
+
+def _env_flag(*names):
+    for name in names:
+        value = os.environ.get(name, "").strip().lower()
+        if value:
+            return value not in ("0", "false", "off", "no")
+    return None
+
+
+def cpu_bounds_check():
+    """Whether CPU kernels check their accesses ($TPX_CPU_BOUNDS_CHECK)."""
+    flag = _env_flag("TPX_CPU_BOUNDS_CHECK")
+    return _CPU_BOUNDS_CHECK_DEFAULT if flag is None else flag
+
+
+_CPU_BOUNDS_CHECK_DEFAULT = False
+
+
+class _State:
+    """What the hot path needs for the active driver, rebuilt when the
+    compile configuration changes."""
+    __slots__ = ("generation", "driver", "backend", "binder", "fast",
+                 "stream", "material")
+
+    def __init__(self, generation, driver, backend, binder, stream):
+        self.generation = generation
+        self.driver = driver
+        self.backend = backend
+        self.binder = binder
+        self.fast = {}          # device -> {key: (kernel, launch)}
+        self.stream = stream
+        self.material = {}      # target -> cache-key material hash
+
+
+class JITFunction(KernelInterface):
     """A kernel (or a helper called from kernels) written in tpx.language.
 
     Attributes the front end uses: fn, __name__, src (the dedented source of
     the function), file, starting_line (the line of `def` in `file`),
     params (KernelParam, in order), arg_names, noinline, __globals__.
+
+    Runtime attributes: cache ({device: {normalized key: CompiledKernel}}),
+    device_caches (the same dict), run/warmup/specialization_key.
     """
 
     def __init__(self, fn, version=None, do_not_specialize=None,
@@ -100,6 +184,16 @@ class JITFunction:
         ]
         self.arg_names = names
         self.constexprs = [p.index for p in self.params if p.is_constexpr]
+        # Runtime state (see the module doc).
+        self.cache = {}
+        self.device_caches = self.cache
+        self._entries = {}       # normalized key -> (kernel, launch)
+        self._state = None
+        self._state_lock = threading.Lock()
+        self.hash = hashlib.sha256(
+            ("%s\n%s\n%r" % (self.__qualname__, self.src, version)).encode()
+        ).hexdigest()
+        self.cache_key = self.hash
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(
@@ -109,12 +203,251 @@ class JITFunction:
 
     def __getitem__(self, grid):
         """kernel[grid](*args, **options) launches over `grid`."""
+        run = self._run
+
         def launcher(*args, **kwargs):
-            return self.run(*args, grid=grid, warmup=False, **kwargs)
+            return run(args, kwargs, grid, False)
         return launcher
 
+    # -- the hot path ---------------------------------------------------------
+
     def run(self, *args, grid, warmup, **kwargs):
-        raise NotImplementedError("tpx.runtime.jit: launching is not built")
+        """Launches (or, with warmup=True, only compiles) for `args`;
+        returns the CompiledKernel."""
+        return self._run(args, kwargs, grid, warmup)
+
+    def _run(self, args, kwargs, grid, warmup):
+        state = self._state
+        if state is None or state.generation != _capi.state_generation:
+            state = self._refresh_state()
+        try:
+            device, key, values, bound, options = state.binder(*args,
+                                                               **kwargs)
+        except TypeError as e:
+            raise self._bind_error(e, args, kwargs) from None
+        if options:
+            self._check_options(options)
+        fast = state.fast.get(device)
+        entry = fast.get(key) if fast is not None else None
+        if entry is None:
+            entry = self._miss(state, device, key, values, bound)
+        kernel, launch = entry
+        if warmup:
+            return kernel
+        if type(grid) is not tuple:
+            if callable(grid):
+                meta = dict(zip(self.arg_names, bound))
+                if kwargs:
+                    meta.update(kwargs)
+                grid = grid(meta)
+            if type(grid) is not tuple:
+                grid = self._grid_tuple(grid)
+        n = len(grid)
+        if n == 1:
+            gx, gy, gz = grid[0], 1, 1
+        elif n == 2:
+            gx, gy = grid
+            gz = 1
+        elif n == 3:
+            gx, gy, gz = grid
+        else:
+            gx, gy, gz = self._normalize(grid)
+        if type(gx) is not int or type(gy) is not int or \
+                type(gz) is not int or (gx | gy | gz) < 0:
+            gx, gy, gz = self._normalize((gx, gy, gz))
+        launch(gx, gy, gz, values, state.stream(device))
+        return kernel
+
+    def specialization_key(self, *args, **kwargs):
+        """(device, key) of a launch with these arguments: exactly what the
+        hot path computes before its cache lookup (for tests and
+        measurements)."""
+        state = self._state
+        if state is None or state.generation != _capi.state_generation:
+            state = self._refresh_state()
+        device, key, _, _, _ = state.binder(*args, **kwargs)
+        return device, key
+
+    def warmup(self, *args, grid=None, **kwargs):
+        """Compiles for these arguments without launching and returns the
+        CompiledKernel. A torch/numpy dtype stands for a tensor of that
+        dtype (as in Triton)."""
+        from tpx.runtime.specialize import wrap_dtype
+        args = [wrap_dtype(a) for a in args]
+        kwargs = {k: wrap_dtype(v) if k in self.arg_names else v
+                  for k, v in kwargs.items()}
+        return self.run(*args, grid=grid, warmup=True, **kwargs)
+
+    # -- state --------------------------------------------------------------
+
+    def _refresh_state(self):
+        from tpx.runtime.driver import driver
+        from tpx.runtime.specialize import make_binder
+        with self._state_lock:
+            generation = _capi.state_generation
+            state = self._state
+            if state is not None and state.generation == generation:
+                return state
+            active = driver.active
+            backend = "cuda" if active.backend == "cuda" else "cpu"
+            if backend == "cuda":
+                get_device = active.get_current_device
+                stream = active.get_current_stream
+            else:
+                def get_device():
+                    return 0
+
+                def stream(device):
+                    return None
+            binder = make_binder(self, backend, get_device)
+            state = _State(generation, active, backend, binder, stream)
+            self._state = state
+            return state
+
+    # -- the slow paths -------------------------------------------------------
+
+    def _bind_error(self, error, args, kwargs):
+        """A TypeError from binding, rephrased to name the kernel and its
+        parameters; other errors unchanged."""
+        from tpx.runtime.specialize import IGNORED_OPTIONS, OPTION_NAMES
+        named = {k: v for k, v in kwargs.items()
+                 if k in self.arg_names or (k not in OPTION_NAMES and
+                                            k not in IGNORED_OPTIONS)}
+        try:
+            self.signature.bind(*args, **named)
+        except TypeError as e:
+            return TypeError("kernel '%s': %s; its parameters are (%s)" % (
+                self.__name__, e, ", ".join(self.arg_names)))
+        return error
+
+    def _check_options(self, options):
+        from tpx.runtime.specialize import IGNORED_OPTIONS, OPTION_NAMES
+        unknown = sorted(k for k in options if k not in IGNORED_OPTIONS)
+        if unknown:
+            raise TypeError(
+                "kernel '%s' got unexpected keyword argument%s %s; its "
+                "parameters are (%s) and the launch options %s" % (
+                    self.__name__, "s" if len(unknown) > 1 else "",
+                    ", ".join(repr(k) for k in unknown),
+                    ", ".join(self.arg_names),
+                    ", ".join(OPTION_NAMES + ("stream",))))
+
+    @staticmethod
+    def _grid_tuple(grid):
+        if isinstance(grid, list):
+            return tuple(grid)
+        if isinstance(grid, int) or hasattr(type(grid), "__index__"):
+            return (grid,)
+        raise TypeError("a grid is a tuple of 1 to 3 ints or a callable "
+                        "returning one, got %r" % (grid,))
+
+    @staticmethod
+    def _normalize(grid):
+        from tpx.compiler.compiler import normalize_grid
+        return normalize_grid(grid)
+
+    def _options(self, key):
+        """num_warps, num_stages, debug of a key, with defaults, checked."""
+        num_warps, num_stages, debug = key[-3:]
+        if num_warps is None:
+            num_warps = _DEFAULT_WARPS
+        if num_stages is None:
+            num_stages = _DEFAULT_STAGES
+        where = "kernel '%s': " % self.__name__
+        if isinstance(num_warps, bool) or not isinstance(num_warps, int) or \
+                not 1 <= num_warps <= 32 or num_warps & (num_warps - 1):
+            raise ValueError(where + "num_warps must be a power of two from "
+                             "1 to 32, got %r" % (num_warps,))
+        if isinstance(num_stages, bool) or not isinstance(num_stages, int) \
+                or not 0 <= num_stages <= 16:
+            raise ValueError(where + "num_stages must be an int from 0 to "
+                             "16, got %r" % (num_stages,))
+        if debug is None:
+            debug = self.debug
+        if debug is None:
+            debug = _env_flag("TRITON_DEBUG", "TPX_DEBUG")
+        return num_warps, num_stages, bool(debug)
+
+    def _specs(self, key):
+        """One ArgSpec per parameter, from the key."""
+        from tpx.compiler.spec import ArgSpec
+        from tpx.runtime.specialize import spec_from_key, unwrap_constant
+        specs = []
+        i = 0
+        for p in self.params:
+            if p.is_constexpr:
+                specs.append(ArgSpec(p.name, "constexpr",
+                                     unwrap_constant(key[i])))
+                i += 1
+            else:
+                specs.append(spec_from_key(p.name, key[i], key[i + 1], None))
+                i += 2
+        return specs
+
+    def _material(self, state, target):
+        """A hash of the pipeline's cache-key material for `target` (the
+        plugins' content hashes and the effective pipeline text)."""
+        value = state.material.get(target)
+        if value is None:
+            lib = _capi.library()
+            text = _capi.get_string(lib.tpxGetCacheKeyMaterial,
+                                    target.encode()) or ""
+            value = hashlib.sha256(text.encode()).hexdigest()[:32]
+            state.material[target] = value
+        return value
+
+    def _miss(self, state, device, key, values, bound):
+        num_warps, num_stages, debug = self._options(key)
+        specs = self._specs(key)
+        target = state.driver.compile_target(device)
+        normalized = (tuple(specs), target, num_warps, num_stages, debug,
+                      self._material(state, target))
+        entry = self._entries.get(normalized)
+        if entry is None:
+            kernel = self._compile(specs, target, num_warps, num_stages,
+                                   debug)
+            selection = self._selection(specs, values, kernel)
+            launch = kernel.launcher.runner(selection)
+            entry = self._entries.setdefault(normalized, (kernel, launch))
+            self.cache.setdefault(device, {})[normalized] = entry[0]
+        state.fast.setdefault(device, {})[key] = entry
+        return entry
+
+    def _compile(self, specs, target, num_warps, num_stages, debug):
+        from tpx.compiler.compiler import compile_ttir
+        try:
+            from tpx.compiler import frontend
+        except ImportError as e:
+            raise TpxError("the tpx front end is not available (%s)" % e) \
+                from None
+        compile_spec = CompileSpec(target=target, num_warps=num_warps,
+                                   num_stages=num_stages, debug=debug)
+        with _frontend_lock:
+            ttir = frontend.compile_to_ttir(self, specs, compile_spec)
+        return compile_ttir(ttir, target, num_warps, num_stages,
+                            bounds_check=(target == "cpu" and
+                                          cpu_bounds_check()))
+
+    def _selection(self, specs, values, kernel):
+        """Where each kernel argument comes from in the launch values."""
+        selection = []
+        for index, spec in enumerate(specs):
+            if spec.is_constexpr:
+                continue
+            if spec.type.startswith("tensordesc"):
+                selection += [(index, j) for j in range(len(values[index]))]
+            else:
+                selection.append(index)
+        if len(selection) != len(kernel.signature):
+            raise CompilationError(
+                "kernel '%s': the compiled kernel takes %d arguments (%s) but "
+                "the launch has %d runtime arguments (%s); the front end and "
+                "the runtime disagree on the signature" % (
+                    self.__name__, len(kernel.signature),
+                    ", ".join(kernel.arg_names), len(selection),
+                    ", ".join("%s: %s" % (s.name, s.type) for s in specs
+                              if not s.is_constexpr)))
+        return selection
 
     def __repr__(self):
         return "JITFunction(%s:%s)" % (self.module, self.__qualname__)

@@ -1,0 +1,414 @@
+"""The CUDA driver API (libcuda) through ctypes.
+
+No CUDA headers, toolkit or compiled extension: libcuda.so.1 (or
+$TPX_CUDA_DRIVER, a path) is opened on first use. Every failing call raises
+CudaError naming the call, the driver's error name and description, and
+the CUresult number, as the C++ runtime does:
+
+    cuModuleLoadData (kernel 'vadd') failed: CUDA_ERROR_INVALID_IMAGE
+    (device kernel image is invalid) [CUresult 200]
+
+Enum values are those of cuda.h (CUDA 12/13; they never change).
+"""
+
+import ctypes
+import os
+import threading
+
+from tpx.errors import TpxError
+
+# CUdevice_attribute
+ATTR_MAX_THREADS_PER_BLOCK = 1
+ATTR_MAX_GRID_DIM_X = 5
+ATTR_MAX_GRID_DIM_Y = 6
+ATTR_MAX_GRID_DIM_Z = 7
+ATTR_MAX_SHARED_MEMORY_PER_BLOCK = 8
+ATTR_WARP_SIZE = 10
+ATTR_MAX_REGISTERS_PER_BLOCK = 12
+ATTR_CLOCK_RATE = 13
+ATTR_MULTIPROCESSOR_COUNT = 16
+ATTR_MEMORY_CLOCK_RATE = 36
+ATTR_GLOBAL_MEMORY_BUS_WIDTH = 37
+ATTR_L2_CACHE_SIZE = 38
+ATTR_COMPUTE_CAPABILITY_MAJOR = 75
+ATTR_COMPUTE_CAPABILITY_MINOR = 76
+ATTR_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97
+
+# CUfunction_attribute
+FUNC_MAX_THREADS_PER_BLOCK = 0
+FUNC_SHARED_SIZE_BYTES = 1
+FUNC_LOCAL_SIZE_BYTES = 3
+FUNC_NUM_REGS = 4
+FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+
+# CUlimit
+LIMIT_MALLOC_HEAP_SIZE = 2
+
+# CUpointer_attribute / CUmemorytype
+POINTER_MEMORY_TYPE = 2
+POINTER_DEVICE_ORDINAL = 9
+MEMORYTYPE_HOST = 1
+MEMORYTYPE_DEVICE = 2
+MEMORYTYPE_UNIFIED = 4
+
+# CUresult values the runtime reacts to.
+SUCCESS = 0
+ERROR_INVALID_VALUE = 1
+ERROR_OUT_OF_MEMORY = 2
+ERROR_NOT_INITIALIZED = 3
+ERROR_STUB_LIBRARY = 34
+ERROR_NO_DEVICE = 100
+ERROR_INVALID_CONTEXT = 201
+ERROR_LAUNCH_OUT_OF_RESOURCES = 701
+ERROR_ASSERT = 710
+
+# Names for when the driver cannot name a result itself (a stub libcuda
+# answers every query with CUDA_ERROR_STUB_LIBRARY).
+_FALLBACK_NAMES = {
+    ERROR_STUB_LIBRARY: ("CUDA_ERROR_STUB_LIBRARY",
+                         "libcuda is the toolkit's stub, not a real NVIDIA "
+                         "driver"),
+    ERROR_NO_DEVICE: ("CUDA_ERROR_NO_DEVICE",
+                      "no CUDA-capable device is detected"),
+}
+
+
+class CudaError(TpxError):
+    """A CUDA driver call failed. `result` is the CUresult, `call` what was
+    called."""
+
+    def __init__(self, message, result=None, call=None):
+        super().__init__(message)
+        self.result = result
+        self.call = call
+
+
+# name: argtypes (None: set no argtypes, callers pass ctypes objects; the
+# launch path does this to avoid per-call conversion).
+_PROTOTYPES = {
+    "cuInit": [ctypes.c_uint],
+    "cuGetErrorName": [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)],
+    "cuGetErrorString": [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)],
+    "cuDriverGetVersion": [ctypes.POINTER(ctypes.c_int)],
+    "cuDeviceGetCount": [ctypes.POINTER(ctypes.c_int)],
+    "cuDeviceGet": [ctypes.POINTER(ctypes.c_int), ctypes.c_int],
+    "cuDeviceGetAttribute": [ctypes.POINTER(ctypes.c_int), ctypes.c_int,
+                             ctypes.c_int],
+    "cuDeviceGetName": [ctypes.c_char_p, ctypes.c_int, ctypes.c_int],
+    "cuDevicePrimaryCtxRetain": [ctypes.POINTER(ctypes.c_void_p),
+                                 ctypes.c_int],
+    "cuCtxGetCurrent": None,
+    "cuCtxSetCurrent": [ctypes.c_void_p],
+    "cuCtxGetDevice": [ctypes.POINTER(ctypes.c_int)],
+    "cuCtxSynchronize": [],
+    "cuCtxGetLimit": [ctypes.POINTER(ctypes.c_size_t), ctypes.c_int],
+    "cuCtxSetLimit": [ctypes.c_int, ctypes.c_size_t],
+    "cuModuleLoadData": [ctypes.POINTER(ctypes.c_void_p), ctypes.c_char_p],
+    "cuModuleUnload": [ctypes.c_void_p],
+    "cuModuleGetFunction": [ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p,
+                            ctypes.c_char_p],
+    "cuFuncGetAttribute": [ctypes.POINTER(ctypes.c_int), ctypes.c_int,
+                           ctypes.c_void_p],
+    "cuFuncSetAttribute": [ctypes.c_void_p, ctypes.c_int, ctypes.c_int],
+    "cuLaunchKernel": None,
+    "cuStreamSynchronize": [ctypes.c_void_p],
+    "cuPointerGetAttribute": [ctypes.c_void_p, ctypes.c_int,
+                              ctypes.c_uint64],
+    "cuMemAlloc_v2": [ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t],
+    "cuMemFree_v2": [ctypes.c_uint64],
+    "cuMemsetD32Async": [ctypes.c_uint64, ctypes.c_uint, ctypes.c_size_t,
+                         ctypes.c_void_p],
+    "cuMemcpyHtoD_v2": [ctypes.c_uint64, ctypes.c_void_p, ctypes.c_size_t],
+    "cuMemcpyDtoH_v2": [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_size_t],
+    "cuEventCreate": [ctypes.POINTER(ctypes.c_void_p), ctypes.c_uint],
+    "cuEventRecord": [ctypes.c_void_p, ctypes.c_void_p],
+    "cuEventSynchronize": [ctypes.c_void_p],
+    "cuEventDestroy_v2": [ctypes.c_void_p],
+    "cuEventElapsedTime_v2": [ctypes.POINTER(ctypes.c_float),
+                              ctypes.c_void_p, ctypes.c_void_p],
+    "cuEventElapsedTime": [ctypes.POINTER(ctypes.c_float), ctypes.c_void_p,
+                           ctypes.c_void_p],
+}
+
+
+def library_name():
+    """The driver library that is opened: $TPX_CUDA_DRIVER or libcuda.so.1."""
+    return os.environ.get("TPX_CUDA_DRIVER") or "libcuda.so.1"
+
+
+class DriverAPI:
+    """The loaded libcuda; functions are attributes (`api.cuInit`)."""
+
+    def __init__(self):
+        name = library_name()
+        try:
+            self.lib = ctypes.CDLL(name)
+        except OSError as e:
+            raise CudaError("%s not found: no NVIDIA driver on this machine "
+                            "(%s)" % (name, e)) from None
+        self.name = name
+        self._bound = {}
+
+    def function(self, name):
+        """The C function `name` (with argtypes set); CudaError if the
+        driver lacks it."""
+        fn = self._bound.get(name)
+        if fn is not None:
+            return fn
+        try:
+            fn = getattr(self.lib, name)
+        except AttributeError:
+            raise CudaError("the CUDA driver %s lacks '%s' (driver too old?)"
+                            % (self.name, name)) from None
+        fn.restype = ctypes.c_int
+        argtypes = _PROTOTYPES.get(name)
+        if argtypes is not None:
+            fn.argtypes = argtypes
+        self._bound[name] = fn
+        return fn
+
+    def has(self, name):
+        return hasattr(self.lib, name)
+
+    def __getattr__(self, name):
+        if name.startswith("cu"):
+            return self.function(name)
+        raise AttributeError(name)
+
+    def error_text(self, result):
+        """(name, description) of a CUresult."""
+        name = ctypes.c_char_p()
+        text = ctypes.c_char_p()
+        try:
+            if self.function("cuGetErrorName")(result, ctypes.byref(name)):
+                name.value = None
+            if self.function("cuGetErrorString")(result, ctypes.byref(text)):
+                text.value = None
+        except CudaError:
+            pass
+        fallback = _FALLBACK_NAMES.get(result, (None, None))
+        return ((name.value.decode() if name.value else fallback[0]) or
+                "unknown CUDA error",
+                (text.value.decode() if text.value else fallback[1]) or
+                "no description")
+
+    def message(self, result, call):
+        name, text = self.error_text(result)
+        message = "%s failed: %s (%s)" % (call, name, text)
+        if result == ERROR_ASSERT:
+            message += ("; a device-side assertion (tt.assert) failed, see "
+                        "the message printed above, and the CUDA context of "
+                        "this process is no longer usable")
+        return message + " [CUresult %d]" % result
+
+    def check(self, result, call, error_type=None):
+        """Raises (error_type or CudaError) unless result is CUDA_SUCCESS."""
+        if result != SUCCESS:
+            error_type = error_type or CudaError
+            error = error_type(self.message(result, call))
+            error.result = result
+            error.call = call
+            raise error
+
+    def call(self, name, *args, what=None):
+        """Calls `name(*args)` and checks the result."""
+        self.check(self.function(name)(*args), what or name)
+
+
+_lock = threading.RLock()
+_api = None
+_api_failure = None
+
+
+def api():
+    """The initialised driver (cuInit done); CudaError when unusable. The
+    answer is remembered: it does not change within a process."""
+    global _api, _api_failure
+    if _api is not None:
+        return _api
+    with _lock:
+        if _api is not None:
+            return _api
+        if _api_failure is not None:
+            raise CudaError(_api_failure)
+        try:
+            driver = DriverAPI()
+            driver.call("cuInit", 0)
+        except CudaError as e:
+            _api_failure = str(e)
+            raise
+        _api = driver
+        return driver
+
+
+def probe():
+    """(usable, reason): whether a CUDA device can run kernels here."""
+    try:
+        driver = api()
+        count = ctypes.c_int()
+        driver.call("cuDeviceGetCount", ctypes.byref(count))
+    except CudaError as e:
+        return False, str(e)
+    if count.value <= 0:
+        return False, "the CUDA driver reports no devices"
+    return True, "%d CUDA device(s)" % count.value
+
+
+def device_count():
+    count = ctypes.c_int()
+    api().call("cuDeviceGetCount", ctypes.byref(count))
+    return count.value
+
+
+def _device_handle(ordinal):
+    count = device_count()
+    if not isinstance(ordinal, int) or not 0 <= ordinal < count:
+        raise ValueError("CUDA device %r requested but %d present" %
+                         (ordinal, count))
+    device = ctypes.c_int()
+    api().call("cuDeviceGet", ctypes.byref(device), ordinal,
+               what="cuDeviceGet(%d)" % ordinal)
+    return device.value
+
+
+def device_attribute(attribute, ordinal):
+    value = ctypes.c_int()
+    api().call("cuDeviceGetAttribute", ctypes.byref(value), attribute,
+               _device_handle(ordinal),
+               what="cuDeviceGetAttribute(%d, device %d)" %
+               (attribute, ordinal))
+    return value.value
+
+
+def device_name(ordinal):
+    buffer = ctypes.create_string_buffer(256)
+    api().call("cuDeviceGetName", buffer, 256, _device_handle(ordinal))
+    return buffer.value.decode(errors="replace")
+
+
+def compute_capability(ordinal):
+    return (device_attribute(ATTR_COMPUTE_CAPABILITY_MAJOR, ordinal),
+            device_attribute(ATTR_COMPUTE_CAPABILITY_MINOR, ordinal))
+
+
+_primary = {}
+
+
+def primary_context(ordinal):
+    """The retained primary context of a device (the one torch uses)."""
+    with _lock:
+        ctx = _primary.get(ordinal)
+        if ctx is None:
+            handle = ctypes.c_void_p()
+            api().call("cuDevicePrimaryCtxRetain", ctypes.byref(handle),
+                       _device_handle(ordinal),
+                       what="cuDevicePrimaryCtxRetain(device %d)" % ordinal)
+            ctx = _primary[ordinal] = handle.value
+        return ctx
+
+
+def current_context():
+    """The calling thread's current context (an int; 0 when none)."""
+    handle = ctypes.c_void_p()
+    api().check(api().function("cuCtxGetCurrent")(ctypes.byref(handle)),
+                "cuCtxGetCurrent")
+    return handle.value or 0
+
+
+def set_current_context(ctx):
+    api().call("cuCtxSetCurrent", ctx)
+
+
+def context_device():
+    """The ordinal of the current context's device."""
+    device = ctypes.c_int()
+    api().call("cuCtxGetDevice", ctypes.byref(device))
+    return device.value
+
+
+def ensure_context(ordinal):
+    """Makes the primary context of `ordinal` current when the thread has
+    none (torch does this itself; plain programs rely on us)."""
+    ctx = current_context()
+    if not ctx:
+        ctx = primary_context(ordinal)
+        set_current_context(ctx)
+    return ctx
+
+
+def pointer_info(address):
+    """(memory type, device ordinal) of an address, or (None, None) when
+    the driver does not know it (plain host memory)."""
+    driver = api()
+    kind = ctypes.c_uint()
+    result = driver.function("cuPointerGetAttribute")(
+        ctypes.byref(kind), POINTER_MEMORY_TYPE, address)
+    if result != SUCCESS:
+        return None, None
+    ordinal = ctypes.c_int()
+    result = driver.function("cuPointerGetAttribute")(
+        ctypes.byref(ordinal), POINTER_DEVICE_ORDINAL, address)
+    return kind.value, (ordinal.value if result == SUCCESS else None)
+
+
+def synchronize():
+    api().call("cuCtxSynchronize")
+
+
+class Event:
+    """A CUDA event with timing, for do_bench without torch."""
+
+    def __init__(self, enable_timing=True):
+        handle = ctypes.c_void_p()
+        api().call("cuEventCreate", ctypes.byref(handle),
+                   0 if enable_timing else 2)
+        self.handle = handle.value
+
+    def record(self, stream=None):
+        api().call("cuEventRecord", self.handle, stream or None)
+
+    def synchronize(self):
+        api().call("cuEventSynchronize", self.handle)
+
+    def elapsed_time(self, end):
+        """Milliseconds from this event to `end` (both recorded)."""
+        driver = api()
+        name = ("cuEventElapsedTime_v2" if driver.has("cuEventElapsedTime_v2")
+                else "cuEventElapsedTime")
+        ms = ctypes.c_float()
+        driver.call(name, ctypes.byref(ms), self.handle, end.handle)
+        return ms.value
+
+    def __del__(self):
+        try:
+            if self.handle and _api is not None:
+                _api.function("cuEventDestroy_v2")(self.handle)
+        except Exception:
+            pass
+
+
+class DeviceBuffer:
+    """Device memory from cuMemAlloc (the benchmark's L2 flush buffer when
+    torch is absent)."""
+
+    def __init__(self, nbytes):
+        pointer = ctypes.c_uint64()
+        api().call("cuMemAlloc_v2", ctypes.byref(pointer), nbytes,
+                   what="cuMemAlloc(%d bytes)" % nbytes)
+        self.pointer = pointer.value
+        self.nbytes = nbytes
+
+    def data_ptr(self):
+        return self.pointer
+
+    def zero_(self, stream=None):
+        api().call("cuMemsetD32Async", self.pointer, 0, self.nbytes // 4,
+                   stream or None)
+        return self
+
+    def __del__(self):
+        try:
+            if self.pointer and _api is not None:
+                _api.function("cuMemFree_v2")(self.pointer)
+        except Exception:
+            pass
