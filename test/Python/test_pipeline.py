@@ -261,18 +261,44 @@ def test_unknown_extension_in_a_scope():
     assert tpx.pipeline.active_extensions() == []
 
 
-def test_scope_is_per_thread():
+def test_scope_is_process_wide_like_the_c_stack():
     seen = {}
 
     def other():
-        seen["text"] = resolve(plain, "cpu")[0]
+        seen["key"] = resolve(plain, "cpu")[1]
+        seen["active"] = tpx.pipeline.active_extensions()
 
     with tpx.pipeline("example-nan-guard"):
         t = threading.Thread(target=other)
         t.start()
         t.join()
-        assert resolve(plain, "cpu")[0] is not None
-    assert seen["text"] is None
+        inside = resolve(plain, "cpu")[1]
+    assert seen == {"key": inside, "active": ["example-nan-guard"]}
+    assert "tt-example-nan-guard" in inside
+    assert "tt-example-nan-guard" not in resolve(plain, "cpu")[1]
+
+
+def test_what_changes_the_configuration_bumps_the_generation():
+    generation = _capi.state_generation
+    resolve(guarded, "cpu")
+    Pipeline.effective("cpu", ["example-nan-guard"])
+    tpx.pipeline.check_extensions(["example-nan-guard"])
+    with pytest.raises(CompilationError):
+        resolve(misspelled, "cpu")
+    # Reading a selected pipeline pushes and pops: no change.
+    assert _capi.state_generation == generation
+    with tpx.pipeline("example-nan-guard"):
+        assert _capi.state_generation > generation
+        generation = _capi.state_generation
+    assert _capi.state_generation > generation
+    generation = _capi.state_generation
+    tpx.set_pipeline_hook(print)
+    assert _capi.state_generation > generation
+    generation = _capi.state_generation
+    tpx.set_pipeline_hook(print)        # the same hook again: no change
+    assert _capi.state_generation == generation
+    tpx.unset_pipeline_hook()
+    assert _capi.state_generation > generation
 
 
 # -- the hook -----------------------------------------------------------------
