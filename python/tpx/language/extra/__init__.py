@@ -504,6 +504,10 @@ def _known_names():
 def __getattr__(name):
     if name.startswith("__"):
         raise AttributeError(name)
+    if _is_real_submodule(name):
+        # `tl.extra.libdevice` works without importing it first, as in
+        # Triton.
+        return importlib.import_module(_PREFIX + name)
     _sync()
     module = sys.modules.get(_PREFIX + name)
     if module is not None:
