@@ -12,16 +12,16 @@ and decides which pipeline each kernel is compiled with:
 
 - `@tpx.jit(pipeline=["ext", ...])`: pipeline extensions for that kernel;
 - `with tpx.pipeline("ext", ...):` (also spelled
-  `tpx.pipeline_extensions(...)`): extensions for every kernel compiled
-  while the block runs (the C API's process-wide selection stack);
+  `tpx.pipeline_extensions(...)`): extensions for every kernel compiled in
+  the block, in this thread (a context variable);
 - `tpx.set_pipeline_hook(fn)` / `tpx.unset_pipeline_hook()`: `fn(pipeline,
   kernel_name, target)` edits a `Pipeline` for every kernel compiled while
   it is set, in any thread.
 
 The runtime calls `resolve(jit_fn, target)` once per compile; it returns
 the pipeline text to pass as `pipelineText` to tpxCompileKernel (None: the
-effective pipeline of the C API, nothing kernel-specific) and a string for
-the kernel's cache key that holds everything the pipeline depends on.
+default pipeline, nothing customised) and a string for the kernel's cache
+key that holds everything the pipeline depends on.
 
 The module itself is callable: `tpx.pipeline("ext")` is
 `pipeline_extensions("ext")`, so the same name serves as a namespace and as
@@ -29,6 +29,7 @@ the context manager the Triton-side issue asks for.
 """
 
 import contextlib
+import contextvars
 import ctypes
 import sys
 import threading
@@ -359,9 +360,8 @@ class Pipeline:
 
 # -- the C API ----------------------------------------------------------------
 
-# Serializes every use of the C API's process-wide selection stack from
-# Python: the scopes' pushes and pops, and the transient pushes that read a
-# selected pipeline's text.
+# Pushing a C selection is process-wide; it is held only while reading a
+# pipeline text, under this lock.
 _lock = threading.RLock()
 
 
@@ -372,7 +372,9 @@ def _as_names(extensions):
         return [n.strip() for n in extensions.split(",") if n.strip()]
     names = []
     for item in extensions:
-        if isinstance(item, (str, list, tuple)):
+        if isinstance(item, str):
+            names.extend(_as_names(item))
+        elif isinstance(item, (list, tuple)):
             names.extend(_as_names(item))
         else:
             raise TypeError("pipeline extension names must be strings, got "
@@ -383,28 +385,24 @@ def _as_names(extensions):
 def _call(function, *args):
     """`function(*args, &error)` raising TpxError, without marking the
     compile configuration as changed (_capi.check does that for pushes and
-    pops): a transient push/pop pair leaves it as it was, and must not
-    make the runtime drop its kernel caches."""
+    pops): a transient push/pop pair leaves it as it was, and must not make
+    the runtime drop its cached launches on every compile."""
     error = ctypes.c_void_p()
     if function(*args, ctypes.byref(error)) != _capi.TPX_SUCCESS:
         raise TpxError(_capi.take_string(error.value) or
                        "%s failed without a message" % function.__name__)
 
 
-def _push(names, lib):
-    array = (ctypes.c_char_p * len(names))(*[n.encode() for n in names])
-    _call(lib.tpxPushPipelineSelection, array, len(names))
-
-
 @contextlib.contextmanager
-def _transient_selection(names):
-    """Selects `names` while the block runs (to read a text); no-op when
-    empty. The caller holds _lock."""
+def _c_selection(names):
+    """tpxPushPipelineSelection(names) ... tpxPopPipelineSelection(), to
+    read a text; the caller holds _lock."""
     lib = _capi.library()
     if not names:
         yield
         return
-    _push(names, lib)
+    array = (ctypes.c_char_p * len(names))(*[n.encode() for n in names])
+    _call(lib.tpxPushPipelineSelection, array, len(names))
     try:
         yield
     finally:
@@ -412,10 +410,9 @@ def _transient_selection(names):
 
 
 def effective_text(target, extensions=()):
-    """tpxGetPipelineText(target) with `extensions` selected on top of the
-    active scopes."""
+    """tpxGetPipelineText(target) with `extensions` selected."""
     lib = _capi.library()
-    with _lock, _transient_selection(list(extensions)):
+    with _lock, _c_selection(list(extensions)):
         return _capi.get_string(lib.tpxGetPipelineText, target.encode())
 
 
@@ -434,7 +431,7 @@ def extension_names():
 def check_extensions(names):
     """Raises ValueError (the C API's message) if a name is unknown."""
     try:
-        with _lock, _transient_selection(list(names)):
+        with _lock, _c_selection(list(names)):
             pass
     except TpxError as e:
         raise ValueError(str(e)) from None
@@ -442,60 +439,36 @@ def check_extensions(names):
 
 # -- scopes -------------------------------------------------------------------
 
-_active = []            # the names of each pushed scope, outermost first
+_scope = contextvars.ContextVar("tpx_pipeline_extensions", default=())
 
 
 def active_extensions():
-    """The extensions selected by the active `with tpx.pipeline(...)`
-    blocks (outermost first, each once)."""
-    with _lock:
-        out = []
-        for names in _active:
-            for name in names:
-                if name not in out:
-                    out.append(name)
-        return out
+    """The extensions selected by the enclosing `with tpx.pipeline(...)`
+    blocks of this thread (outermost first, each once)."""
+    out = []
+    for name in _scope.get():
+        if name not in out:
+            out.append(name)
+    return out
 
 
 class pipeline_extensions:
     """`with tpx.pipeline_extensions("ext", ...):` selects pipeline
-    extensions for every kernel compiled while the block runs: it pushes
-    a selection on the C API's stack (tpxPushPipelineSelection) and pops it
-    at the end. Like that stack the selection is process-wide: it applies
-    to compiles in every thread, and blocks must nest (inner ones add to
-    outer ones). Unknown names raise ValueError when the block is entered,
-    and nothing is pushed."""
+    extensions for every kernel compiled inside the block (in this thread
+    or asyncio task). Blocks nest; inner ones add to outer ones. Unknown
+    names raise ValueError when the block is entered."""
 
     def __init__(self, *names):
         self.names = _as_names(names)
-        self._depth = 0
+        self._tokens = []       # one per active `with` of this object
 
     def __enter__(self):
-        if not self.names:
-            self._depth += 1
-            return self
-        with _lock:
-            try:
-                # Through _capi.check: the configuration changes, so the
-                # runtime's kernel caches are refreshed.
-                lib = _capi.library()
-                array = (ctypes.c_char_p * len(self.names))(
-                    *[n.encode() for n in self.names])
-                _capi.check(lib.tpxPushPipelineSelection, array,
-                            len(self.names))
-            except TpxError as e:
-                raise ValueError(str(e)) from None
-            _active.append(tuple(self.names))
-            self._depth += 1
+        check_extensions(self.names)
+        self._tokens.append(_scope.set(_scope.get() + tuple(self.names)))
         return self
 
     def __exit__(self, *exc):
-        self._depth -= 1
-        if not self.names:
-            return False
-        with _lock:
-            _active.pop()
-            _capi.check(_capi.library().tpxPopPipelineSelection)
+        _scope.reset(self._tokens.pop())
         return False
 
     def __repr__(self):
@@ -519,7 +492,7 @@ def set_pipeline_hook(fn):
     if fn is _hook:
         return
     _hook = fn
-    # What compiles produce changes: the runtime refreshes its caches.
+    # Kernels compiled before are not what a launch now must run.
     _capi.bump_state_generation()
 
 
@@ -556,29 +529,33 @@ def resolve(jit_fn, target):
     """The pipeline of one compile of `jit_fn` for `target`.
 
     Returns (pipeline_text_or_None, cache_key). The text is None when the
-    kernel adds nothing of its own (no @jit(pipeline=...), no hook): then
-    compile with pipelineText = NULL, and the compile applies the active
-    `with tpx.pipeline(...)` scopes itself. Otherwise pass the text as
-    TpxKernelOptions.pipelineText: it is the whole effective pipeline
-    (scopes, the kernel's extensions, the hook's edits). The cache key is
-    the C API's cache-key material with that text: the tpx version, every
-    loaded plugin's content hash and the pipeline that will run, so equal
-    configurations give equal keys and any change gives a new one. Raises
-    CompilationError for an unknown extension named by the kernel, and
-    whatever the hook raises. Leaves `_capi.state_generation` alone.
+    kernel selects nothing (no @jit(pipeline=...), no active
+    `with tpx.pipeline(...)`, no hook): compile with the default pipeline.
+    Otherwise pass the text as TpxKernelOptions.pipelineText. The cache key
+    holds the tpx version, every loaded plugin's content hash and the
+    pipeline text, so it changes whenever any of them does (including a
+    hook's edits). Raises CompilationError for an unknown extension named by
+    the kernel, ValueError for one named by a scope, and whatever the hook
+    raises. Leaves `_capi.state_generation` alone (the transient push that
+    reads a selected pipeline changes nothing once popped).
     """
     name = getattr(jit_fn, "__name__", "kernel")
+    scoped = active_extensions()
     own = _kernel_selection(jit_fn)
+    names = list(scoped)
+    for n in own:
+        if n not in names:
+            names.append(n)
     hook = _hook
     with _lock:
         material = _cache_key_material(target)
-        if not own and hook is None:
+        if not names and hook is None:
             return None, material
         try:
-            text = effective_text(target, own)
+            text = effective_text(target, names)
         except TpxError as e:
-            # Scopes were checked when pushed: the kernel's list holds the
-            # unknown name.
+            # Scopes are checked when entered, so the kernel's own list
+            # holds the unknown name.
             raise _kernel_error(jit_fn, "%s, selected by @tpx.jit(pipeline="
                                 "%r) of kernel '%s'" % (e, own, name)) \
                 from None
@@ -594,8 +571,8 @@ def resolve(jit_fn, target):
                             "editing the pipeline), a Pipeline or its text" %
                             (hook, result))
         text = pipeline.text()
-    # The material ends with the effective pipeline without the kernel's
-    # own part; the compile runs `text` instead.
+    # The material ends with the effective default pipeline; the compile
+    # uses `text` instead.
     head = material.split("# tpx pipeline", 1)[0]
     return text, head + text
 

@@ -261,21 +261,19 @@ def test_unknown_extension_in_a_scope():
     assert tpx.pipeline.active_extensions() == []
 
 
-def test_scope_is_process_wide_like_the_c_stack():
+def test_scope_is_per_thread():
     seen = {}
 
     def other():
-        seen["key"] = resolve(plain, "cpu")[1]
+        seen["text"] = resolve(plain, "cpu")[0]
         seen["active"] = tpx.pipeline.active_extensions()
 
     with tpx.pipeline("example-nan-guard"):
         t = threading.Thread(target=other)
         t.start()
         t.join()
-        inside = resolve(plain, "cpu")[1]
-    assert seen == {"key": inside, "active": ["example-nan-guard"]}
-    assert "tt-example-nan-guard" in inside
-    assert "tt-example-nan-guard" not in resolve(plain, "cpu")[1]
+        assert resolve(plain, "cpu")[0] is not None
+    assert seen == {"text": None, "active": []}
 
 
 def test_what_changes_the_configuration_bumps_the_generation():
@@ -285,13 +283,11 @@ def test_what_changes_the_configuration_bumps_the_generation():
     tpx.pipeline.check_extensions(["example-nan-guard"])
     with pytest.raises(CompilationError):
         resolve(misspelled, "cpu")
-    # Reading a selected pipeline pushes and pops: no change.
-    assert _capi.state_generation == generation
+    # Reading a selected pipeline pushes and pops: no change. Scopes are
+    # Python's (the runtime keys its fast path by them).
     with tpx.pipeline("example-nan-guard"):
-        assert _capi.state_generation > generation
-        generation = _capi.state_generation
-    assert _capi.state_generation > generation
-    generation = _capi.state_generation
+        resolve(plain, "cpu")
+    assert _capi.state_generation == generation
     tpx.set_pipeline_hook(print)
     assert _capi.state_generation > generation
     generation = _capi.state_generation

@@ -42,6 +42,9 @@ def compile_to_ttir(jit_fn, arg_specs, compile_spec=None):
         folded = _param_value(spec)
         if folded is not None:
             values.append(folded)
+            if isinstance(folded, tensor):
+                # A host tensor descriptor: several kernel arguments.
+                arg_attrs.extend(folded.__tpx_arg_attrs__())
             continue
         ty = tl.str_to_ty(spec.type)
         # A placeholder tensor: emit_function only reads its type.

@@ -15,4 +15,9 @@ from tpx.language.basic import (  # noqa: F401
     expand_dims, full, full_like, load, maximum, minimum, next_power_of_2,
     num_programs, program_id, range, reshape, static_range, store,
     to_tensor, view, where, zeros, zeros_like)
+from tpx.language.descriptor import (  # noqa: F401
+    advance, descriptor_value_from_spec, load_tensor_descriptor,
+    make_block_ptr, make_tensor_descriptor, store_tensor_descriptor,
+    tensor_descriptor, tensor_descriptor_base, tensor_descriptor_base_type,
+    tensor_descriptor_type)
 from tpx.language import extra  # noqa: F401,E402
