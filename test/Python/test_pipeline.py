@@ -411,3 +411,36 @@ def test_resolved_text_is_what_compiles():
     assert "evictionPolicy = evict_last" in ir and "tt.assert" in ir
     ir = _ttir_stage_output(source, resolve(plain, "cpu")[0])
     assert "evict_last" not in ir and "tt.assert" not in ir
+
+
+# -- through the runtime -----------------------------------------------------------
+
+def test_runtime_compiles_a_selected_kernel_once(monkeypatch):
+    torch = pytest.importorskip("torch")
+    calls = []
+    real = tpx.pipeline.resolve
+
+    def counting(jit_fn, target):
+        calls.append(jit_fn.__name__)
+        return real(jit_fn, target)
+
+    monkeypatch.setattr(tpx.pipeline, "resolve", counting)
+
+    @tpx.jit(pipeline=["example-evict-last"])
+    def evict(x_ptr, out_ptr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs) + 1)
+
+    x = torch.arange(16, dtype=torch.float32)
+    out = torch.zeros(16)
+    for _ in range(3):
+        evict[(1,)](x, out, BLOCK=16)
+    torch.testing.assert_close(out, x + 1)
+    # Reading the selected pipeline does not invalidate cached launches.
+    assert calls == ["evict"]
+    with tpx.pipeline("example-nan-guard"):
+        x[3] = float("nan")
+        with pytest.raises(TpxError, match="stored a NaN"):
+            evict[(1,)](x, out, BLOCK=16)
+    evict[(1,)](x, out, BLOCK=16)
+    assert calls == ["evict", "evict"]
