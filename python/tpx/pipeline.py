@@ -382,19 +382,31 @@ def _as_names(extensions):
     return names
 
 
+def _call(function, *args):
+    """`function(*args, &error)` raising TpxError, without marking the
+    compile configuration as changed (_capi.check does that for pushes and
+    pops): a transient push/pop pair leaves it as it was, and must not make
+    the runtime drop its cached launches on every compile."""
+    error = ctypes.c_void_p()
+    if function(*args, ctypes.byref(error)) != _capi.TPX_SUCCESS:
+        raise TpxError(_capi.take_string(error.value) or
+                       "%s failed without a message" % function.__name__)
+
+
 @contextlib.contextmanager
 def _c_selection(names):
-    """tpxPushPipelineSelection(names) ... tpxPopPipelineSelection()."""
+    """tpxPushPipelineSelection(names) ... tpxPopPipelineSelection(), to
+    read a text; the caller holds _lock."""
     lib = _capi.library()
     if not names:
         yield
         return
     array = (ctypes.c_char_p * len(names))(*[n.encode() for n in names])
-    _capi.check(lib.tpxPushPipelineSelection, array, len(names))
+    _call(lib.tpxPushPipelineSelection, array, len(names))
     try:
         yield
     finally:
-        _capi.check(lib.tpxPopPipelineSelection)
+        _call(lib.tpxPopPipelineSelection)
 
 
 def effective_text(target, extensions=()):
@@ -477,6 +489,8 @@ def set_pipeline_hook(fn):
     global _hook
     if fn is not None and not callable(fn):
         raise TypeError("set_pipeline_hook: %r is not callable" % (fn,))
+    if fn is _hook:
+        return
     _hook = fn
     # Kernels compiled before are not what a launch now must run.
     _capi.bump_state_generation()
@@ -522,7 +536,8 @@ def resolve(jit_fn, target):
     pipeline text, so it changes whenever any of them does (including a
     hook's edits). Raises CompilationError for an unknown extension named by
     the kernel, ValueError for one named by a scope, and whatever the hook
-    raises.
+    raises. Leaves `_capi.state_generation` alone (the transient push that
+    reads a selected pipeline changes nothing once popped).
     """
     name = getattr(jit_fn, "__name__", "kernel")
     scoped = active_extensions()

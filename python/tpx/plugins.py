@@ -220,8 +220,10 @@ def _named_by(path, plugins):
     """The plugins whose file is `path`, or lies in the directory `path`."""
     real = os.path.realpath(path)
     if os.path.isdir(real):
-        return [p for p in plugins
-                if p.path and os.path.dirname(p.path) == real]
+        # The folder's *.so entries, links resolved as the C API does.
+        files = {os.path.realpath(os.path.join(real, name))
+                 for name in os.listdir(real) if name.endswith(".so")}
+        return [p for p in plugins if p.path in files]
     return [p for p in plugins if p.path == real]
 
 

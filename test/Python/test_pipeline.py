@@ -266,13 +266,35 @@ def test_scope_is_per_thread():
 
     def other():
         seen["text"] = resolve(plain, "cpu")[0]
+        seen["active"] = tpx.pipeline.active_extensions()
 
     with tpx.pipeline("example-nan-guard"):
         t = threading.Thread(target=other)
         t.start()
         t.join()
         assert resolve(plain, "cpu")[0] is not None
-    assert seen["text"] is None
+    assert seen == {"text": None, "active": []}
+
+
+def test_what_changes_the_configuration_bumps_the_generation():
+    generation = _capi.state_generation
+    resolve(guarded, "cpu")
+    Pipeline.effective("cpu", ["example-nan-guard"])
+    tpx.pipeline.check_extensions(["example-nan-guard"])
+    with pytest.raises(CompilationError):
+        resolve(misspelled, "cpu")
+    # Reading a selected pipeline pushes and pops: no change. Scopes are
+    # Python's (the runtime keys its fast path by them).
+    with tpx.pipeline("example-nan-guard"):
+        resolve(plain, "cpu")
+    assert _capi.state_generation == generation
+    tpx.set_pipeline_hook(print)
+    assert _capi.state_generation > generation
+    generation = _capi.state_generation
+    tpx.set_pipeline_hook(print)        # the same hook again: no change
+    assert _capi.state_generation == generation
+    tpx.unset_pipeline_hook()
+    assert _capi.state_generation > generation
 
 
 # -- the hook -----------------------------------------------------------------
@@ -389,3 +411,36 @@ def test_resolved_text_is_what_compiles():
     assert "evictionPolicy = evict_last" in ir and "tt.assert" in ir
     ir = _ttir_stage_output(source, resolve(plain, "cpu")[0])
     assert "evict_last" not in ir and "tt.assert" not in ir
+
+
+# -- through the runtime -----------------------------------------------------------
+
+def test_runtime_compiles_a_selected_kernel_once(monkeypatch):
+    torch = pytest.importorskip("torch")
+    calls = []
+    real = tpx.pipeline.resolve
+
+    def counting(jit_fn, target):
+        calls.append(jit_fn.__name__)
+        return real(jit_fn, target)
+
+    monkeypatch.setattr(tpx.pipeline, "resolve", counting)
+
+    @tpx.jit(pipeline=["example-evict-last"])
+    def evict(x_ptr, out_ptr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs) + 1)
+
+    x = torch.arange(16, dtype=torch.float32)
+    out = torch.zeros(16)
+    for _ in range(3):
+        evict[(1,)](x, out, BLOCK=16)
+    torch.testing.assert_close(out, x + 1)
+    # Reading the selected pipeline does not invalidate cached launches.
+    assert calls == ["evict"]
+    with tpx.pipeline("example-nan-guard"):
+        x[3] = float("nan")
+        with pytest.raises(TpxError, match="stored a NaN"):
+            evict[(1,)](x, out, BLOCK=16)
+    evict[(1,)](x, out, BLOCK=16)
+    assert calls == ["evict", "evict"]

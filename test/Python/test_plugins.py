@@ -285,6 +285,50 @@ def test_dsl_op_errors(mode, line, message):
     assert "example_scaled_add.scaled_add(" in e.value.source_line
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("f32", tl.float32), ("i1", tl.int1), ("bf16", tl.bfloat16),
+    ("f8E5M2", tl.float8e5),
+    ("tensor<16x32xf16>", tl.block_type(tl.float16, [16, 32])),
+    ("tensor<16x!tt.ptr<f32>>",
+     tl.block_type(tl.pointer_type(tl.float32), [16])),
+    ("!tt.ptr<i8>", tl.pointer_type(tl.int8)),
+])
+def test_result_types(text, expected):
+    from tpx.language.extra import type_from_mlir
+    ty = type_from_mlir(text)
+    assert ty == expected and ty.to_ir() == text
+
+
+@pytest.mark.parametrize("text", [
+    "tensor<f32>", "tensor<16xf32, #blocked>", "!tpxex.thing<3, f32>",
+    "index", "!tt.ptr<tensor<4xf32>>", "!tt.ptr<f32, 3>"])
+def test_result_types_without_a_language_name(text):
+    from tpx.language.extra import mlir_type, type_from_mlir
+    ty = type_from_mlir(text)
+    assert ty.to_ir() == text
+    if text != "!tt.ptr<f32, 3>":
+        assert ty == mlir_type(text) and not ty.is_floating()
+        value = tl.tensor(None, ty)         # usable as a value's type
+        assert value.dtype is ty and value.shape == ()
+
+
+def test_function_signature():
+    from tpx.language.extra import function_signature
+    text = (
+        'tt.func private @f(%a0: tensor<4x!tt.ptr<f32>> loc("a0"("k.py":1:2)'
+        '), %a1: !t.x<"(,)"> loc(unknown)) -> (f32, tensor<2x2xi32>, '
+        '!tt.ptr<f16, 1>) {\n  tt.return\n} loc(unknown)')
+    assert function_signature(text, "f") == (
+        ["tensor<4x!tt.ptr<f32>>", '!t.x<"(,)">'],
+        ["f32", "tensor<2x2xi32>", "!tt.ptr<f16, 1>"])
+    assert function_signature(
+        "tt.func private @g(%a0: f32) -> f32 attributes {x} {", "g") == (
+        ["f32"], ["f32"])
+    assert function_signature("tt.func private @h() {", "h") == ([], [])
+    with pytest.raises(ValueError, match="has no @nope"):
+        function_signature("tt.func private @h() {", "nope")
+
+
 @needs_dsl
 @pytest.mark.skipif(not os.path.exists(TEST_OP),
                     reason="test plugins not built")

@@ -81,35 +81,90 @@ def split_top_level(text, sep=","):
     return parts
 
 
-def type_from_mlir(text):
-    """`tensor<16x!tt.ptr<f32>>`, `f32`, `!tt.ptr<f16, 3>` -> language type.
-    Integers come back signed: MLIR's integer types carry no signedness."""
-    text = text.strip()
+class mlir_type(core.dtype):
+    """A value type tpx.language has no name for (a plugin dialect's type,
+    a tensor with an encoding, ...), kept as MLIR text. Values of it come
+    from DSL ops and can be passed to DSL ops, stored in Python objects and
+    carried through control flow; tl arithmetic on them is a TypeError."""
+
+    def __init__(self, text):
+        self.name = text
+        self.primitive_bitwidth = 0
+
+    def to_ir(self, builder=None):
+        return self.name
+
+    def is_floating(self):
+        return False
+
+    def is_int(self):
+        return False
+
+    def is_bool(self):
+        return False
+
+    def kind(self):
+        return 4
+
+    def __eq__(self, other):
+        other = other.value if isinstance(other, constexpr) else other
+        return isinstance(other, mlir_type) and other.name == self.name
+
+    def __hash__(self):
+        return hash(("mlir_type", self.name))
+
+    def __str__(self):
+        return self.name
+
+    def __repr__(self):
+        return "mlir_type(%r)" % self.name
+
+
+def _parse_tensor(body):
+    shape = []
+    while True:
+        digits = ""
+        while body and body[0].isdigit():
+            digits, body = digits + body[0], body[1:]
+        if digits and body.startswith("x"):
+            shape.append(int(digits))
+            body = body[1:]
+            continue
+        return shape, digits + body
+
+
+def _known_type(text):
     if text in _SCALARS:
         return _SCALARS[text]
     if text.startswith("!tt.ptr<") and text.endswith(">"):
         inner = split_top_level(text[len("!tt.ptr<"):-1])
-        space = int(inner[1]) if len(inner) > 1 else 1
-        return core.pointer_type(type_from_mlir(inner[0]), space)
+        element = _known_type(inner[0])
+        if element is None or len(inner) > 2 or element.is_block():
+            return None
+        space = int(inner[1]) if len(inner) == 2 else 1
+        return core.pointer_type(element, space)
     if text.startswith("tensor<") and text.endswith(">"):
-        body = text[len("tensor<"):-1]
-        shape = []
-        while True:
-            digits = ""
-            while body and body[0].isdigit():
-                digits, body = digits + body[0], body[1:]
-            if digits and body.startswith("x"):
-                shape.append(int(digits))
-                body = body[1:]
-                continue
-            body = digits + body
-            break
-        if "," in split_top_level(body)[0] or len(split_top_level(body)) > 1:
-            raise TypeError("tensors with an encoding are not supported as "
-                            "DSL op results: %s" % text)
-        element = type_from_mlir(body)
-        return core.block_type(element, shape) if shape else element
-    raise TypeError("no tpx.language type for the MLIR type '%s'" % text)
+        parts = split_top_level(text[len("tensor<"):-1])
+        if len(parts) != 1:            # an encoding
+            return None
+        shape, element_text = _parse_tensor(parts[0])
+        element = _known_type(element_text)
+        if not shape or element is None or element.is_block():
+            return None                # tensor<f32> is no tl scalar
+        return core.block_type(element, shape)
+    return None
+
+
+def type_from_mlir(text):
+    """`tensor<16x!tt.ptr<f32>>`, `f32`, `!tt.ptr<f16, 3>` -> language type;
+    any other type -> mlir_type(text). Integers come back signed: MLIR's
+    integer types carry no signedness."""
+    text = text.strip()
+    try:
+        known = _known_type(text)
+    except (ValueError, TypeError):     # e.g. a bad address space
+        known = None
+    return known if known is not None else mlir_type(text)
 
 
 def function_signature(text, symbol):
@@ -449,6 +504,10 @@ def _known_names():
 def __getattr__(name):
     if name.startswith("__"):
         raise AttributeError(name)
+    if _is_real_submodule(name):
+        # `tl.extra.libdevice` works without importing it first, as in
+        # Triton.
+        return importlib.import_module(_PREFIX + name)
     _sync()
     module = sys.modules.get(_PREFIX + name)
     if module is not None:
