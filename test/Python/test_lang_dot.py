@@ -79,7 +79,7 @@ def test_int8_dot_gives_int32():
 
 
 def test_fp64_dot():
-    a, b = _rand((16, 8), np.float64), _rand((8, 16), np.float64, 1)
+    a, b = _rand((16, 16), np.float64), _rand((16, 8), np.float64, 1)
     c, _ = run_dot(a, b, np.float64)
     np.testing.assert_allclose(c, a @ b, rtol=1e-12)
 
@@ -269,8 +269,10 @@ def test_dot_errors():
                r"out_dtype=float32/float16 and cast with `.to\(tl.bfloat16\)`",
                out=tl.bfloat16)
     _dot_error(f32, f32, r"AssertionError: input_precision must be one of "
-               r"\('tf32', 'tf32x3', 'bf16x3', 'bf16x6', 'ieee'\). Got hf32",
+               r"\('tf32', 'tf32x3', 'ieee', 'bf16x3', 'bf16x6'\). Got hf32",
                precision="hf32")
+    _dot_error(np.ones((16, 8), np.float64), np.ones((8, 16), np.float64),
+               r"K >= 16", out_dtype=np.float64)
 
 
 @tpx.jit

@@ -3,8 +3,8 @@
 
 The rules are Triton 3.6's on NVIDIA (tpx emits one TTIR for every
 target): operands 2-D or batched 3-D of one of int8, uint8, fp16, bf16,
-fp32, fp64 (both the same) or any two fp8 types; K >= 16 (>= 32 for 8-bit,
->= 4 for fp64); int8 accumulates in int32, fp32/bf16 in fp32, fp64 in fp64,
+fp32, fp64 (both the same) or any two fp8 types; K >= 16 (>= 32 for
+8-bit); int8 accumulates in int32, fp32/bf16 in fp32, fp64 in fp64,
 fp16/fp8 in `out_dtype`; fp8e4b15/fp8e4b8/fp8e5b16 operands are upcast to
 fp16. `input_precision` (default `tf32`, or `$TRITON_F32_DEFAULT`;
 `allow_tf32=False` means `ieee`) becomes `tt.dot`'s `inputPrecision`; the
@@ -18,7 +18,7 @@ from tpx.compiler.ir import Raw
 from tpx.language import core
 from tpx.language.core import block_type, builtin, constexpr
 
-ALLOWED_INPUT_PRECISIONS = ("tf32", "tf32x3", "bf16x3", "bf16x6", "ieee")
+ALLOWED_INPUT_PRECISIONS = ("tf32", "tf32x3", "ieee", "bf16x3", "bf16x6")
 DEFAULT_INPUT_PRECISION = "tf32"
 # tt.dot's InputPrecision enum (TTAttrs.td).
 _PRECISION_ENUM = {"tf32": 0, "tf32x3": 1, "ieee": 2, "bf16x3": 3,
@@ -57,8 +57,6 @@ def min_dot_size(lhs_type, rhs_type):
     _check(lhs_bits == rhs_bits, "lhs and rhs bitwidth must be the same")
     if lhs_bits == 8:
         return (1, 1, 32)
-    if lhs_bits == 64:
-        return (1, 1, 4)
     return (1, 1, 16)
 
 
