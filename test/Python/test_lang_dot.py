@@ -292,14 +292,11 @@ def test_dot_argument_and_shape_errors():
     with pytest.raises(CompilationError, match="Only one of input_precision "
                        "and allow_tf32 can be specified"):
         h.run(bad_dot_kernel, (1,), p, WHICH=0)
-    with pytest.raises(CompilationError, match="AssertionError"):
+    with pytest.raises(CompilationError, match="input and other must have "
+                       "equal ranks >= 2"):
         h.run(bad_dot_kernel, (1,), p, WHICH=1)
-    with pytest.raises(CompilationError, match=r"First input shape "
-                       r"\(\[constexpr\[16\], constexpr\[16\]\]\) and second "
-                       r"input shape \[constexpr\[32\], constexpr\[8\]\] are "
-                       r"not compatible for matmul \(second index of first "
-                       r"shape \(16\) must be equal to first index of second "
-                       r"shape \(32\)"):
+    with pytest.raises(CompilationError, match="input and other must have "
+                       "equal reduction dimensions"):
         h.run(bad_dot_kernel, (1,), p, WHICH=2)
 
 

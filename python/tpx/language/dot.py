@@ -102,16 +102,12 @@ def dot_impl(sem, lhs, rhs, acc, input_precision, max_num_imprecise_acc,
         input_precision = DEFAULT_INPUT_PRECISION
     precision = _input_precision_enum(input_precision)
 
+    # Triton 3.6's texts (stock Triton on an H200).
     lhs_rank, rhs_rank = len(lhs.shape), len(rhs.shape)
-    _check(lhs_rank == rhs_rank == 2 or lhs_rank == rhs_rank == 3,
-           "Both inputs must be either 2D or 3D; (lhs: %s vs rhs: %s)" %
-           (_shape_text(lhs), _shape_text(rhs)))
+    _check(lhs_rank == rhs_rank and lhs_rank in (2, 3),
+           "input and other must have equal ranks >= 2")
     _check(lhs.shape[-1].value == rhs.shape[-2].value,
-           "First input shape (%s) and second input shape %s are not "
-           "compatible for matmul (second index of first shape (%d) must be "
-           "equal to first index of second shape (%d)" %
-           (_shape_text(lhs), _shape_text(rhs), lhs.shape[-1].value,
-            rhs.shape[-2].value))
+           "input and other must have equal reduction dimensions")
     min_m, min_n, min_k = min_dot_size(lhs.type, rhs.type)
     _check(lhs.shape[-2].value >= min_m and lhs.shape[-1].value >= min_k
            and rhs.shape[-1].value >= min_n,
