@@ -1,0 +1,98 @@
+/* capi-tool: drives the tpx C API from lit tests, the way a front end that
+   only has the C headers does. Plugins come from $TRITON_PLUGIN_PATHS.
+
+     capi-tool compile FILE [--target T] [--pipeline FILE] [--cache]
+                            [--metadata]
+       Compiles FILE with tpxCompileKernel (no cache unless --cache) and
+       prints "ok" (and "cached" for a cache hit), or the error.
+*/
+#include "tpx-c/Artifact.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The whole file, NUL-terminated, or null. */
+static char *readFile(const char *path) {
+  FILE *file = fopen(path, "rb");
+  if (!file)
+    return NULL;
+  size_t size = 0, capacity = 4096;
+  char *data = malloc(capacity);
+  size_t n;
+  while (data && (n = fread(data + size, 1, capacity - size - 1, file)) > 0) {
+    size += n;
+    if (capacity - size < 2)
+      data = realloc(data, capacity *= 2);
+  }
+  fclose(file);
+  if (data)
+    data[size] = '\0';
+  return data;
+}
+
+static int failWith(char *error) {
+  printf("error:\n%s\n", error ? error : "(no message)");
+  tpxStringFree(error);
+  return 1;
+}
+
+static int compile(int argc, char **argv) {
+  if (argc < 1) {
+    fprintf(stderr, "compile: missing FILE\n");
+    return 2;
+  }
+  char *source = readFile(argv[0]);
+  if (!source) {
+    fprintf(stderr, "compile: cannot read %s\n", argv[0]);
+    return 2;
+  }
+  TpxKernelOptions options;
+  memset(&options, 0, sizeof(options));
+  options.structSize = sizeof(options);
+  options.noCache = 1;
+  char *pipeline = NULL;
+  int printMetadata = 0;
+  for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "--target") && i + 1 < argc) {
+      options.target = argv[++i];
+    } else if (!strcmp(argv[i], "--pipeline") && i + 1 < argc) {
+      pipeline = readFile(argv[++i]);
+      options.pipelineText = pipeline;
+    } else if (!strcmp(argv[i], "--cache")) {
+      options.noCache = 0;
+    } else if (!strcmp(argv[i], "--metadata")) {
+      printMetadata = 1;
+    } else {
+      fprintf(stderr, "compile: unknown option %s\n", argv[i]);
+      return 2;
+    }
+  }
+  TpxArtifact *artifact = NULL;
+  char *error = NULL;
+  TpxStatus status = tpxCompileKernel(source, &options, &artifact, &error);
+  free(source);
+  free(pipeline);
+  if (status != TPX_SUCCESS)
+    return failWith(error);
+  printf("ok\n");
+  if (tpxArtifactWasCached(artifact))
+    printf("cached\n");
+  if (printMetadata) {
+    char *metadata = tpxArtifactGetMetadata(artifact);
+    printf("%s\n", metadata);
+    tpxStringFree(metadata);
+  }
+  tpxArtifactDestroy(artifact);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  char *error = NULL;
+  if (tpxLoadPluginsFromEnv(&error) != TPX_SUCCESS)
+    return failWith(error);
+  if (argc >= 2 && !strcmp(argv[1], "compile"))
+    return compile(argc - 2, argv + 2);
+  fprintf(stderr, "usage: capi-tool compile FILE [options]\n");
+  return 2;
+}
