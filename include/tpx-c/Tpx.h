@@ -44,6 +44,11 @@ TPX_CAPI_EXPORTED TpxStatus tpxLoadPluginsFromEnv(char **error);
 TPX_CAPI_EXPORTED size_t tpxGetNumPlugins(void);
 /* The info struct of the i-th loaded plugin (load order), or null. */
 TPX_CAPI_EXPORTED const TpxPluginInfo *tpxGetPlugin(size_t index);
+/* The absolute path of the i-th loaded plugin's file, symbolic links      */
+/* resolved, or null. Owned by tpx, valid for the life of the process. A    */
+/* front end finds what the plugin ships beside its .so (e.g. its Python    */
+/* module) from it.                                                          */
+TPX_CAPI_EXPORTED const char *tpxGetPluginPath(size_t index);
 
 /*===--- DSL ops -----------------------------------------------------===*/
 

@@ -50,6 +50,12 @@ const TpxPluginInfo *tpxGetPlugin(size_t index) {
   return index < plugins.size() ? plugins[index]->file.info : nullptr;
 }
 
+const char *tpxGetPluginPath(size_t index) {
+  auto plugins = getLoadedPlugins();
+  return index < plugins.size() ? plugins[index]->file.realPath.c_str()
+                                : nullptr;
+}
+
 size_t tpxGetNumDslOps(void) { return getPluginDslOps().size(); }
 
 const TpxDslOpInfo *tpxGetDslOp(size_t index) {

@@ -5,6 +5,9 @@
                             [--metadata]
        Compiles FILE with tpxCompileKernel (no cache unless --cache) and
        prints "ok" (and "cached" for a cache hit), or the error.
+
+     capi-tool plugins
+       Prints "<index> <name> <path>" for each loaded plugin.
 */
 #include "tpx-c/Artifact.h"
 
@@ -87,12 +90,26 @@ static int compile(int argc, char **argv) {
   return 0;
 }
 
+static int listPlugins(void) {
+  size_t count = tpxGetNumPlugins();
+  for (size_t i = 0; i < count; ++i)
+    printf("%zu %s %s\n", i, tpxGetPlugin(i)->name, tpxGetPluginPath(i));
+  /* Past the end: null, like tpxGetPlugin. */
+  if (tpxGetPluginPath(count) != NULL) {
+    printf("tpxGetPluginPath(%zu) is not null\n", count);
+    return 1;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   char *error = NULL;
   if (tpxLoadPluginsFromEnv(&error) != TPX_SUCCESS)
     return failWith(error);
   if (argc >= 2 && !strcmp(argv[1], "compile"))
     return compile(argc - 2, argv + 2);
-  fprintf(stderr, "usage: capi-tool compile FILE [options]\n");
+  if (argc == 2 && !strcmp(argv[1], "plugins"))
+    return listPlugins();
+  fprintf(stderr, "usage: capi-tool compile FILE [options] | plugins\n");
   return 2;
 }
