@@ -6,6 +6,10 @@
        Compiles FILE with tpxCompileKernel (no cache unless --cache) and
        prints "ok" (and "cached" for a cache hit), or the error.
 
+     capi-tool dsl-function OP FUNCTION LOCATION [TYPE...] [-k NAME=KIND:VALUE]
+       Prints the function tpxBuildDslOpFunction builds (LOCATION "-" for
+       none; KIND int, float, bool, string or type), or the error.
+
      capi-tool plugins
        Prints "<index> <name> <path>" for each loaded plugin.
 */
@@ -90,6 +94,65 @@ static int compile(int argc, char **argv) {
   return 0;
 }
 
+/* NAME=KIND:VALUE into `arg`; the strings point into `text`. */
+static int parseKeyword(char *text, TpxKeywordArg *arg) {
+  char *equals = strchr(text, '=');
+  char *colon = equals ? strchr(equals, ':') : NULL;
+  if (!colon)
+    return 0;
+  *equals = *colon = '\0';
+  memset(arg, 0, sizeof(*arg));
+  arg->name = text;
+  const char *kind = equals + 1, *value = colon + 1;
+  if (!strcmp(kind, "int")) {
+    arg->value.kind = TPX_KIND_INT;
+    arg->value.intValue = strtoll(value, NULL, 10);
+  } else if (!strcmp(kind, "float")) {
+    arg->value.kind = TPX_KIND_FLOAT;
+    arg->value.floatValue = strtod(value, NULL);
+  } else if (!strcmp(kind, "bool")) {
+    arg->value.kind = TPX_KIND_BOOL;
+    arg->value.boolValue = !strcmp(value, "1") || !strcmp(value, "true");
+  } else if (!strcmp(kind, "string")) {
+    arg->value.kind = TPX_KIND_STRING;
+    arg->value.stringValue = value;
+  } else if (!strcmp(kind, "type")) {
+    arg->value.kind = TPX_KIND_TYPE;
+    arg->value.stringValue = value;
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+static int dslFunction(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "dsl-function: needs OP FUNCTION LOCATION\n");
+    return 2;
+  }
+  const char *types[16];
+  TpxKeywordArg kwargs[16];
+  size_t numTypes = 0, numKwargs = 0;
+  for (int i = 3; i < argc; ++i) {
+    if (!strcmp(argv[i], "-k") && i + 1 < argc && numKwargs < 16) {
+      if (!parseKeyword(argv[++i], &kwargs[numKwargs++])) {
+        fprintf(stderr, "dsl-function: bad keyword %s\n", argv[i]);
+        return 2;
+      }
+    } else if (numTypes < 16) {
+      types[numTypes++] = argv[i];
+    }
+  }
+  const char *location = strcmp(argv[2], "-") ? argv[2] : NULL;
+  char *text = NULL, *error = NULL;
+  if (tpxBuildDslOpFunction(argv[0], types, numTypes, kwargs, numKwargs,
+                            argv[1], location, &text, &error) != TPX_SUCCESS)
+    return failWith(error);
+  printf("%s\n", text);
+  tpxStringFree(text);
+  return 0;
+}
+
 static int listPlugins(void) {
   size_t count = tpxGetNumPlugins();
   for (size_t i = 0; i < count; ++i)
@@ -108,8 +171,11 @@ int main(int argc, char **argv) {
     return failWith(error);
   if (argc >= 2 && !strcmp(argv[1], "compile"))
     return compile(argc - 2, argv + 2);
+  if (argc >= 2 && !strcmp(argv[1], "dsl-function"))
+    return dslFunction(argc - 2, argv + 2);
   if (argc == 2 && !strcmp(argv[1], "plugins"))
     return listPlugins();
-  fprintf(stderr, "usage: capi-tool compile FILE [options] | plugins\n");
+  fprintf(stderr, "usage: capi-tool compile FILE [options] | dsl-function OP "
+                  "FUNCTION LOCATION [TYPE...] | plugins\n");
   return 2;
 }
