@@ -2,9 +2,11 @@
    only has the C headers does. Plugins come from $TRITON_PLUGIN_PATHS.
 
      capi-tool compile FILE [--target T] [--pipeline FILE] [--cache]
-                            [--metadata]
+                            [--stage-names] [--stage NAME] [--metadata]
        Compiles FILE with tpxCompileKernel (no cache unless --cache) and
-       prints "ok" (and "cached" for a cache hit), or the error.
+       prints "ok" (and "cached" for a cache hit), the stage names, the
+       text of stage NAME ("no stage NAME" if there is none) and the
+       metadata JSON; or the error.
 
      capi-tool dsl-function OP FUNCTION LOCATION [TYPE...] [-k NAME=KIND:VALUE]
        Prints the function tpxBuildDslOpFunction builds (LOCATION "-" for
@@ -59,7 +61,8 @@ static int compile(int argc, char **argv) {
   options.structSize = sizeof(options);
   options.noCache = 1;
   char *pipeline = NULL;
-  int printMetadata = 0;
+  int printMetadata = 0, printStageNames = 0;
+  const char *stage = NULL;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--target") && i + 1 < argc) {
       options.target = argv[++i];
@@ -68,6 +71,10 @@ static int compile(int argc, char **argv) {
       options.pipelineText = pipeline;
     } else if (!strcmp(argv[i], "--cache")) {
       options.noCache = 0;
+    } else if (!strcmp(argv[i], "--stage-names")) {
+      printStageNames = 1;
+    } else if (!strcmp(argv[i], "--stage") && i + 1 < argc) {
+      stage = argv[++i];
     } else if (!strcmp(argv[i], "--metadata")) {
       printMetadata = 1;
     } else {
@@ -85,6 +92,22 @@ static int compile(int argc, char **argv) {
   printf("ok\n");
   if (tpxArtifactWasCached(artifact))
     printf("cached\n");
+  if (printStageNames) {
+    char *names = tpxArtifactGetStageNames(artifact);
+    printf("stages: %s\n", names);
+    tpxStringFree(names);
+  }
+  if (stage) {
+    size_t size = 0;
+    const char *text = tpxArtifactGetStage(artifact, stage, &size);
+    if (!text)
+      printf("no stage %s\n", stage);
+    else if (strlen(text) != size)
+      printf("stage %s: size %zu but %zu characters\n", stage, size,
+             strlen(text));
+    else
+      fwrite(text, 1, size, stdout);
+  }
   if (printMetadata) {
     char *metadata = tpxArtifactGetMetadata(artifact);
     printf("%s\n", metadata);
