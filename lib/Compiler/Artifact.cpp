@@ -27,6 +27,8 @@ llvm::json::Value Artifact::metadataToJSON() const {
       {"shared_memory", sharedMemory},
       {"block_threads", blockThreads},
       {"entry_point", entryPoint},
+      {"num_regs", numRegs},
+      {"num_spills", numSpills},
       {"binary_sha256", sha256Hex(binary)},
       {"binary_bytes", static_cast<int64_t>(binary.size())},
       {"cache_key", cacheKey},
@@ -66,6 +68,10 @@ llvm::Expected<Artifact> Artifact::fromParts(llvm::StringRef metadataJSON,
   if (auto threads = object->getInteger("block_threads"))
     artifact.blockThreads = static_cast<unsigned>(*threads);
   artifact.entryPoint = entry->str();
+  artifact.numRegs =
+      static_cast<int>(object->getInteger("num_regs").value_or(-1));
+  artifact.numSpills =
+      static_cast<int>(object->getInteger("num_spills").value_or(-1));
   artifact.binary = std::move(binary);
   if (auto key = object->getString("cache_key"))
     artifact.cacheKey = key->str();

@@ -146,6 +146,32 @@ static llvm::Error checkEntryPoint(mlir::ModuleOp module,
   return llvm::Error::success();
 }
 
+/// Records the entry's registers and spills as the assembler reported
+/// them. An assembler that reports entries, none of them the one the
+/// launcher will look up, made a binary that cannot be launched.
+static llvm::Error setEntryResources(Artifact &artifact, llvm::StringRef family,
+                                     const EntryResourceMap &resources) {
+  if (family == "cpu") {
+    artifact.numRegs = artifact.numSpills = 0;
+    return llvm::Error::success();
+  }
+  artifact.numRegs = artifact.numSpills = -1;
+  if (resources.empty())
+    return llvm::Error::success(); // e.g. a cubin from an override
+  auto entry = resources.find(artifact.entryPoint);
+  if (entry == resources.end()) {
+    std::string names;
+    for (const auto &[name, _] : resources)
+      names += (names.empty() ? "'" : ", '") + name + "'";
+    return makeError("the cubin has no entry function '" + artifact.entryPoint +
+                     "' for kernel '" + artifact.signature.kernelName +
+                     "' (ptxas compiled " + names + ")");
+  }
+  artifact.numRegs = static_cast<int>(entry->second.registers);
+  artifact.numSpills = static_cast<int>(entry->second.spillStoreBytes);
+  return llvm::Error::success();
+}
+
 llvm::Expected<CompileResult>
 tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
                    const CompileOptions &options) {
@@ -215,6 +241,8 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
   artifact.entryPoint = *family == "cpu"
                             ? entryPoint
                             : getPTXEntryName(artifact.signature.kernelName);
+  if (auto error = setEntryResources(artifact, *family, output->entryResources))
+    return error;
   if (cacheable) {
     artifact.cacheKey = key;
     // A cache that cannot be written only costs the next compile time.

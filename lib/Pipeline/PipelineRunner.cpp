@@ -157,8 +157,10 @@ tpx::runPipeline(const Pipeline &pipeline,
         return makeError("stage '" + stage.name + "' of target '" +
                          pipeline.getTarget() + "' has no emitter yet");
       mlir::ModuleOp current = *module;
+      EntryResourceMap resources;
       EmitterInput input{pipeline.getTarget(), current,
-                         haveBytes ? StringRef(result.output) : StringRef()};
+                         haveBytes ? StringRef(result.output) : StringRef(),
+                         &resources};
       auto bytes = emitter->emit(input);
       if (!bytes)
         return makeError("stage '" + stage.name +
@@ -170,8 +172,10 @@ tpx::runPipeline(const Pipeline &pipeline,
           return makeError(
               *path + ": cannot read override: " + buffer.getError().message());
         *bytes = (*buffer)->getBuffer().str();
+        resources.clear();
       }
       result.output = std::move(*bytes);
+      result.entryResources = std::move(resources);
       result.isBinary = true;
       haveBytes = true;
       if (options.keepStageTexts && emitter->producesText())

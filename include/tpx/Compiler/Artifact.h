@@ -21,8 +21,15 @@ struct Artifact {
   /// Threads per block a GPU launch must use: num_warps * 32 for SIMT code,
   /// 1 for the one-thread-per-program path (unused on the CPU).
   unsigned blockThreads = 1;
-  /// Name of the symbol to launch in `binary`.
+  /// Name of the symbol to launch in `binary`: on NVIDIA the `.entry` of
+  /// the cubin (the kernel's PTX name, getPTXEntryName), what
+  /// cuModuleGetFunction takes.
   std::string entryPoint;
+  /// Registers per thread and bytes of spill stores of the entry, as ptxas
+  /// reported them (0 and 0 on the CPU; -1 when unknown: a cubin from an
+  /// override directory).
+  int numRegs = 0;
+  int numSpills = 0;
   /// The object file / cubin / hsaco.
   std::string binary;
   /// The IR after each stage that produces text, in pipeline order: `ttir`,

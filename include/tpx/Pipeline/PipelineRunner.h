@@ -12,6 +12,7 @@
 #define TPX_PIPELINE_PIPELINERUNNER_H
 
 #include "tpx/Pipeline/Pipeline.h"
+#include "tpx/Pipeline/StageEmitter.h"
 #include "tpx/Pipeline/StageText.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -61,6 +62,10 @@ struct RunResult {
   /// With RunOptions::keepStageTexts: each text stage's output, in order
   /// (after any override). Binary stages (cubin, obj) are not included.
   std::vector<StageText> stageTexts;
+  /// The resources of the entries of the last binary an emitter produced,
+  /// as far as it reported them (StageEmitter.h); empty when an override
+  /// replaced that binary, since they describe the emitter's code.
+  EntryResourceMap entryResources;
 };
 
 /// The name used for dump and override files: the first public function

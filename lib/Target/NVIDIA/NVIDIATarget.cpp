@@ -24,7 +24,7 @@ struct CubinStageEmitter : public StageEmitter {
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
           "the cubin stage needs PTX from the ptx stage, which produced none");
-    return assemblePTX(input.previousBytes, input.target);
+    return assemblePTX(input.previousBytes, input.target, input.resources);
   }
 };
 } // namespace
