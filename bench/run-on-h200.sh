@@ -3,8 +3,14 @@
 # carries .mlir-runtime/ (Debian's LLVM/MLIR runtime .debs, from
 # ../shared/device/fetch-mlir-runtime.sh) and .device/ (stripped bin/, lib/,
 # the corpus and unpack-mlir-runtime.sh; see docs/nvidia-target.md).
-#   bench/run-on-h200.sh corpus|sanitizer|pytest|sanitizer-suite|bench|quick
+#   bench/run-on-h200.sh corpus|sanitizer|pytest|sanitizer-suite|bench|quick|
+#                        python|main|tutorials|launch|frontend
 #   (any subset, in order; sanitizer-suite needs pytest first)
+#   python: the Python front end's suite (test/Python) on CUDA, its files
+#   spread over 8 processes; main: the main job on the GPU; tutorials: the
+#   tutorial-style programs through tpx and stock Triton, compared;
+#   launch: launch overhead of a cached kernel, tpx vs Triton; frontend:
+#   Python -> TTIR time.
 # Writes its reports into $OUT (or /tmp/tpx-out).
 set -uo pipefail
 out=${OUT:-/tmp/tpx-out}
@@ -44,6 +50,40 @@ for step in "$@"; do
     done > "$out/cuda-sanitizer-suite.txt" 2>&1
     grep -cE "ERROR SUMMARY: 0 errors" "$out/cuda-sanitizer-suite.txt"
     grep -E "ERROR SUMMARY: [1-9]" -B3 "$out/cuda-sanitizer-suite.txt" | head -40 ;;
+  python)
+    # Every test file in one of 8 groups, each a process with its own
+    # compile cache, so the 16 cores compile in parallel.
+    files=$(ls test/Python/test_*.py)
+    rm -rf /tmp/tpx-py && mkdir -p /tmp/tpx-py
+    i=0
+    for f in $files; do echo "$f" >> /tmp/tpx-py/group$((i % 8)); i=$((i + 1)); done
+    for g in /tmp/tpx-py/group*; do
+      TPX_TEST_TARGET=cuda TPX_BUILD_DIR=$PWD/.device \
+        TPX_CACHE_DIR=/tmp/tpx-py/cache-$(basename $g) PYTHONPATH=$PWD/python \
+        timeout 500 python3 -m pytest -q -p no:cacheprovider -rfE $(cat $g) \
+        > $g.log 2>&1 &
+    done
+    wait
+    cat /tmp/tpx-py/group*.log > "$out/cuda-python.txt"
+    grep -hE "passed|failed" /tmp/tpx-py/group*.log
+    grep -hE "^(FAILED|ERROR) " /tmp/tpx-py/group*.log | cut -c1-200 | head -80 ;;
+  main)
+    TPX_BUILD_DIR=$PWD/.device bash scripts/main-job.sh > "$out/main-job.txt" 2>&1
+    cat "$out/main-job.txt" | cut -c1-200 ;;
+  tutorials)
+    PYTHONPATH=$PWD/python TPX_BUILD_DIR=$PWD/.device timeout 420 \
+      python3 bench/python/compare.py --device cuda --json "$out/tutorials.json" \
+      > "$out/tutorials.txt" 2>&1
+    cat "$out/tutorials.txt" | cut -c1-220 | tail -40 ;;
+  launch)
+    PYTHONPATH=$PWD/python TPX_BUILD_DIR=$PWD/.device timeout 200 \
+      python3 bench/python/launch_overhead.py --device cuda --json "$out/launch.json" \
+      > "$out/launch.txt" 2>&1
+    cat "$out/launch.txt" | tail -20 ;;
+  frontend)
+    PYTHONPATH=$PWD/python TPX_BUILD_DIR=$PWD/.device \
+      python3 bench/python/frontend_time.py > "$out/frontend-time.txt" 2>&1
+    cat "$out/frontend-time.txt" ;;
   quick)
     python3 bench/bench.py --tpx-bin "$bin" --quick --out "$out/bench-quick.json" 2>&1 | tail -20 ;;
   bench)

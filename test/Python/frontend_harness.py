@@ -1,11 +1,17 @@
-"""Compile a @tpx.jit kernel for numpy arguments and run it on the CPU.
+"""Compile a @tpx.jit kernel for numpy arguments and run it.
 
 The front-end tests use this narrow path (ArgSpec -> TTIR -> tpxCompileKernel
 -> tpxLaunch) so that they exercise the code generator without depending on
 the runtime's specialization and caching, which have their own tests.
+
+With TPX_TEST_TARGET=cuda the same kernels compile for sm_90a and run on the
+GPU: numpy arrays are copied into CUDA buffers (torch), launched through the
+CUDA launcher of the compiled kernel and copied back, so every test checks
+the GPU's results against its numpy reference unchanged.
 """
 
 import ctypes
+import os
 
 import numpy as np
 
@@ -68,6 +74,9 @@ def run(jit_fn, grid, *args, pipeline=None, **constexprs):
                          jit_fn.params[len(args):] if p.name in constexprs]
     specs = arg_specs(jit_fn, args, constexprs)
     text = compile_to_ttir(jit_fn, specs)
+    if TARGET == "cuda":
+        _run_on_cuda(jit_fn, text, specs, args, grid, pipeline)
+        return text
     lib = _capi.library()
     options = _capi.TpxKernelOptions()
     options.structSize = ctypes.sizeof(options)
@@ -111,3 +120,44 @@ def run(jit_fn, grid, *args, pipeline=None, **constexprs):
     finally:
         lib.tpxArtifactDestroy(artifact)
     return text
+
+
+TARGET = os.environ.get("TPX_TEST_TARGET", "cpu")
+
+
+def _launch_values(specs, args):
+    values = []
+    for spec, arg in zip(specs, args):
+        if spec.is_constexpr:
+            continue
+        if isinstance(arg, _tdesc.TensorDescriptor):
+            values.extend(_tdesc.launch_values(arg))
+        else:
+            values.append(arg)
+    return values
+
+
+def _run_on_cuda(jit_fn, text, specs, args, grid, pipeline):
+    import torch
+
+    from tpx.compiler.compiler import compile_ttir
+    target = "sm_90a"
+    if pipeline is True:
+        from tpx.pipeline import resolve
+        pipeline = resolve(jit_fn, target)[0]
+    kernel = compile_ttir(text, target, pipeline_text=pipeline)
+    host, device = [], []
+    for value in _launch_values(specs, args):
+        if isinstance(value, np.ndarray):
+            # Bytes, so every dtype (bool, fp8 patterns) goes through as is.
+            raw = np.ascontiguousarray(value).view(np.uint8).reshape(-1)
+            buffer = torch.from_numpy(raw.copy()).cuda()
+            host.append((value, buffer))
+            device.append(buffer)
+        else:
+            device.append(value)
+    kernel.run(tuple(grid), *device)
+    torch.cuda.synchronize()
+    for array, buffer in host:
+        flat = array.reshape(-1).view(np.uint8)
+        flat[:] = buffer.cpu().numpy()

@@ -11,7 +11,7 @@ from tpx.language.core import (  # noqa: F401
     int32, int64, pi32_t, pointer_type, tensor, uint8, uint16, uint32,
     uint64, void)
 from tpx.language.basic import (  # noqa: F401
-    PropagateNan, arange, broadcast, broadcast_to, cast, cdiv, clamp,
+    PropagateNan, add, arange, broadcast, broadcast_to, cast, cdiv, clamp,
     expand_dims, full, full_like, load, maximum, minimum, next_power_of_2,
     num_programs, program_id, range, reshape, static_range, store,
     to_tensor, view, where, zeros, zeros_like)
@@ -47,3 +47,6 @@ from tpx.language.random import (  # noqa: F401
     randint4x, randn, randn4x, uint_to_uniform_float)
 from tpx.language import extra  # noqa: F401,E402
 import tpx.language.extra.libdevice  # noqa: F401,E402
+from tpx.language.basic import const, mul, sub, tuple, tuple_type  # noqa
+from tpx.language import standard  # noqa: F401,E402
+from tpx.language.standard import swizzle2d  # noqa: F401,E402
