@@ -8,7 +8,17 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+const StageText *Artifact::findStage(llvm::StringRef name) const {
+  for (const StageText &stage : stages)
+    if (stage.stage == name)
+      return &stage;
+  return nullptr;
+}
+
 llvm::json::Value Artifact::metadataToJSON() const {
+  llvm::json::Array stageNames;
+  for (const StageText &stage : stages)
+    stageNames.push_back(stage.stage);
   return llvm::json::Object{
       {"target", target},
       {"signature", signature.toJSON()},
@@ -17,9 +27,12 @@ llvm::json::Value Artifact::metadataToJSON() const {
       {"shared_memory", sharedMemory},
       {"block_threads", blockThreads},
       {"entry_point", entryPoint},
+      {"num_regs", numRegs},
+      {"num_spills", numSpills},
       {"binary_sha256", sha256Hex(binary)},
       {"binary_bytes", static_cast<int64_t>(binary.size())},
-      {"cache_key", cacheKey}};
+      {"cache_key", cacheKey},
+      {"stages", std::move(stageNames)}};
 }
 
 llvm::Expected<Artifact> Artifact::fromParts(llvm::StringRef metadataJSON,
@@ -55,6 +68,10 @@ llvm::Expected<Artifact> Artifact::fromParts(llvm::StringRef metadataJSON,
   if (auto threads = object->getInteger("block_threads"))
     artifact.blockThreads = static_cast<unsigned>(*threads);
   artifact.entryPoint = entry->str();
+  artifact.numRegs =
+      static_cast<int>(object->getInteger("num_regs").value_or(-1));
+  artifact.numSpills =
+      static_cast<int>(object->getInteger("num_spills").value_or(-1));
   artifact.binary = std::move(binary);
   if (auto key = object->getString("cache_key"))
     artifact.cacheKey = key->str();

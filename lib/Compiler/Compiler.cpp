@@ -111,6 +111,7 @@ static std::string computeCacheKey(mlir::ModuleOp module,
   std::string material;
   llvm::raw_string_ostream os(material);
   os << "compiler=" << getCompilerIdentity() << "\n";
+  os << "cache_format=" << CompileCache::kFormatVersion << "\n";
   os << "target=" << options.target << "\n";
   if (options.target == "cpu")
     os << "cpu=" << getCPUTargetDescription() << "\n";
@@ -142,6 +143,32 @@ static llvm::Error checkEntryPoint(mlir::ModuleOp module,
                      entryPoint +
                      "': the pipeline must run tpx-nvidia-emit-kernel (in "
                      "stage 'llir')");
+  return llvm::Error::success();
+}
+
+/// Records the entry's registers and spills as the assembler reported
+/// them. An assembler that reports entries, none of them the one the
+/// launcher will look up, made a binary that cannot be launched.
+static llvm::Error setEntryResources(Artifact &artifact, llvm::StringRef family,
+                                     const EntryResourceMap &resources) {
+  if (family == "cpu") {
+    artifact.numRegs = artifact.numSpills = 0;
+    return llvm::Error::success();
+  }
+  artifact.numRegs = artifact.numSpills = -1;
+  if (resources.empty())
+    return llvm::Error::success(); // e.g. a cubin from an override
+  auto entry = resources.find(artifact.entryPoint);
+  if (entry == resources.end()) {
+    std::string names;
+    for (const auto &[name, _] : resources)
+      names += (names.empty() ? "'" : ", '") + name + "'";
+    return makeError("the cubin has no entry function '" + artifact.entryPoint +
+                     "' for kernel '" + artifact.signature.kernelName +
+                     "' (ptxas compiled " + names + ")");
+  }
+  artifact.numRegs = static_cast<int>(entry->second.registers);
+  artifact.numSpills = static_cast<int>(entry->second.spillStoreBytes);
   return llvm::Error::success();
 }
 
@@ -180,6 +207,7 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
 
   run.dumpDir = options.dumpDir;
   run.overrideDir = options.overrideDir;
+  run.keepStageTexts = true;
   auto output = runPipeline(*pipeline, module, run);
   if (!output)
     return output.takeError();
@@ -208,10 +236,13 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
           (*module)->getAttrOfType<mlir::IntegerAttr>(kSharedBytesAttr))
     artifact.sharedMemory = static_cast<unsigned>(shared.getInt());
   artifact.binary = std::move(output->output);
+  artifact.stages = std::move(output->stageTexts);
   // The NVIDIA entry is the kernel function under its PTX-safe name.
   artifact.entryPoint = *family == "cpu"
                             ? entryPoint
                             : getPTXEntryName(artifact.signature.kernelName);
+  if (auto error = setEntryResources(artifact, *family, output->entryResources))
+    return error;
   if (cacheable) {
     artifact.cacheKey = key;
     // A cache that cannot be written only costs the next compile time.

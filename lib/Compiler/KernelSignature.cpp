@@ -61,12 +61,23 @@ llvm::Expected<KernelSignature> tpx::getKernelSignature(mlir::ModuleOp module) {
   return signature;
 }
 
+/// How the kernel parameter is passed: "pointer" (a device or host
+/// address), "int" (iN, i1 included) or "float" (f16, bf16, f32, f64, f8
+/// types), each as a value of `param_bytes` bytes.
+static llvm::StringRef getParamKind(const KernelArgInfo &info) {
+  if (info.kind == KernelArgInfo::Kind::Pointer)
+    return "pointer";
+  return llvm::StringRef(info.type).starts_with("i") ? "int" : "float";
+}
+
 llvm::json::Value KernelArgInfo::toJSON() const {
   return llvm::json::Object{
       {"kind", kind == Kind::Pointer ? "pointer" : "scalar"},
       {"name", name},
       {"type", type},
-      {"bytes", byteSize}};
+      {"bytes", byteSize},
+      {"param_kind", getParamKind(*this)},
+      {"param_bytes", kind == Kind::Pointer ? 8u : byteSize}};
 }
 
 llvm::Expected<KernelArgInfo>

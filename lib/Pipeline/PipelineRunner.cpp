@@ -143,6 +143,8 @@ tpx::runPipeline(const Pipeline &pipeline,
       }
       result.output = printModule(*module, options.printDebugInfo);
       result.isBinary = false;
+      if (options.keepStageTexts)
+        result.stageTexts.push_back({stage.name, result.output});
       if (Error error = dumpStage(options, fileName, result.output))
         return std::move(error);
     } else {
@@ -155,8 +157,10 @@ tpx::runPipeline(const Pipeline &pipeline,
         return makeError("stage '" + stage.name + "' of target '" +
                          pipeline.getTarget() + "' has no emitter yet");
       mlir::ModuleOp current = *module;
+      EntryResourceMap resources;
       EmitterInput input{pipeline.getTarget(), current,
-                         haveBytes ? StringRef(result.output) : StringRef()};
+                         haveBytes ? StringRef(result.output) : StringRef(),
+                         &resources};
       auto bytes = emitter->emit(input);
       if (!bytes)
         return makeError("stage '" + stage.name +
@@ -168,10 +172,14 @@ tpx::runPipeline(const Pipeline &pipeline,
           return makeError(
               *path + ": cannot read override: " + buffer.getError().message());
         *bytes = (*buffer)->getBuffer().str();
+        resources.clear();
       }
       result.output = std::move(*bytes);
+      result.entryResources = std::move(resources);
       result.isBinary = true;
       haveBytes = true;
+      if (options.keepStageTexts && emitter->producesText())
+        result.stageTexts.push_back({stage.name, result.output});
       if (Error error = dumpStage(options, fileName, result.output))
         return std::move(error);
     }

@@ -220,25 +220,31 @@ def library():
 
 
 def optional(name, restype, argtypes):
-    """A C API function that older libraries may lack, or None."""
-    fn = getattr(library(), name, None)
-    if fn is not None:
-        fn.restype = restype
-        fn.argtypes = argtypes
+    """A C API function bound on first use. The package and libtpx come
+    from one build, so a missing function means a stale library: that is
+    an error naming it, not a feature quietly turned off."""
+    lib = library()
+    fn = getattr(lib, name, None)
+    if fn is None:
+        raise TpxError(
+            "tpx: the tpx library %s has no %s: it is older than this "
+            "Python package; rebuild it (./scripts/build.sh)" %
+            (getattr(lib, "_name", "?"), name))
+    fn.restype = restype
+    fn.argtypes = argtypes
     return fn
 
 
-# Artifact queries added to the C API later; `None` on older libraries.
 def artifact_get_stage():
     """tpxArtifactGetStage(artifact, stage, &size) -> const char * (owned by
-    the artifact), or None when the library lacks it."""
+    the artifact; null when it has no such stage)."""
     return optional("tpxArtifactGetStage", ctypes.c_void_p, [
         ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_size_t)])
 
 
 def artifact_get_stage_names():
-    """tpxArtifactGetStageNames(artifact) -> malloc'ed names, or None when
-    the library lacks it."""
+    """tpxArtifactGetStageNames(artifact) -> malloc'ed comma-separated
+    names."""
     return optional("tpxArtifactGetStageNames", ctypes.c_void_p,
                     [ctypes.c_void_p])
 

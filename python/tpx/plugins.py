@@ -191,7 +191,7 @@ def _refresh():
             info = lib.tpxGetPlugin(i)
             if not info:
                 break
-            path = path_of(i) if path_of is not None else None
+            path = path_of(i)
             plugin = Plugin(i, info.contents,
                             path.decode() if path else None)
             _plugins.append(plugin)
@@ -239,11 +239,9 @@ def load_plugin(path):
     path = os.fspath(path)
     lib = _capi.library()
     with _lock:
-        before = len(_refresh())
+        _refresh()
         _capi.check(lib.tpxLoadPlugin, _capi.encode(path))
         plugins = _refresh()
-    if _plugin_path_fn() is None:
-        return plugins[before:]
     return _named_by(path, plugins)
 
 
@@ -297,9 +295,6 @@ def build_dsl_function(op_name, operand_types, keywords, function_name,
         ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t,
         ctypes.POINTER(_capi.TpxKeywordArg), ctypes.c_size_t,
         ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p])
-    if fn is None:
-        raise TpxError("this libtpx has no tpxBuildDslOpFunction (DSL ops "
-                       "from Python need a newer tpx build)")
     types_ = (ctypes.c_char_p * max(1, len(operand_types)))(
         *[t.encode() for t in operand_types])
     args = (_capi.TpxKeywordArg * max(1, len(keywords)))()

@@ -90,6 +90,18 @@ def test_float_max_min_through_integer_atomics(op, ref, dtype):
     assert "atomic_rmw_op = 5" not in text
 
 
+def test_float_max_min_signed_zeros_as_triton():
+    # Stock Triton 3.6 on an H200 gave these for the same inputs.
+    init = np.float32([0.0, -0.0, 1.0, -1.0, -2.0, 3.0, 0.0, -0.0] * 2)
+    val = np.float32([-0.0, 0.0, -1.0, 2.0, -1.0, -3.0, 0.0, -0.0] * 2)
+    mem, _ = run_rmw(tl.atomic_max, init, val)
+    assert [repr(float(v)) for v in mem[:8]] == [
+        "0.0", "0.0", "1.0", "2.0", "-1.0", "3.0", "0.0", "-0.0"]
+    mem, _ = run_rmw(tl.atomic_min, init, val)
+    assert [repr(float(v)) for v in mem[:8]] == [
+        "-0.0", "-0.0", "-1.0", "-1.0", "-2.0", "-3.0", "0.0", "-0.0"]
+
+
 def test_atomic_xchg_float():
     init, val = _values(np.float32, 6), _values(np.float32, 7)
     mem, _ = run_rmw(tl.atomic_xchg, init, val)

@@ -222,8 +222,6 @@ def softmax_kernel(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
 
 
 def test_softmax():
-    if not (hasattr(tl, "max") and hasattr(tl, "sum")):
-        pytest.skip("tl.softmax needs the reductions tl.max and tl.sum")
     x = np.random.default_rng(0).normal(size=(8, 16)).astype(np.float32)
     out = np.zeros_like(x)
     h.run(softmax_kernel, (1,), x, out, M=8, N=16)
@@ -324,7 +322,7 @@ def predicates_kernel(x_ptr, out_ptr, N: tl.constexpr):
     nan = libdevice.isnan(x).to(tl.int32)
     inf = libdevice.isinf(x).to(tl.int32)
     sign = libdevice.signbit(x)
-    fin = libdevice.finitef(x)
+    fin = libdevice.finitef(x).to(tl.int32)
     tl.store(out_ptr + offs, nan + 2 * inf + 4 * sign + 8 * fin)
 
 
@@ -344,6 +342,11 @@ def test_isnan_returns_int1():
     def kernel(x_ptr, out_ptr):
         tl.static_assert(libdevice.isnan(tl.load(x_ptr)).dtype == tl.int1)
         tl.static_assert(libdevice.signbit(tl.load(x_ptr)).dtype == tl.int32)
+        # As stock Triton 3.6 (checked on an H200).
+        tl.static_assert(libdevice.finitef(tl.load(x_ptr)).dtype == tl.int1)
+        tl.static_assert(libdevice.isfinited(tl.load(x_ptr).to(tl.float64))
+                         .dtype == tl.int1)
+        tl.static_assert(libdevice.isinf(tl.load(x_ptr)).dtype == tl.int1)
         tl.store(out_ptr, 1.0)
     h.run(kernel, (1,), np.zeros(1, np.float32), np.zeros(1, np.float32))
 
@@ -424,23 +427,33 @@ def test_libdevice_dispatch_errors():
     with pytest.raises(CompilationError, match=r"input arg type does not "
                        r"match.Expect one of dict_keys\(\[\(tpx.language."
                        r"float32,\), \(tpx.language.float64,\)\]\), got "
-                       r"\(tpx.language.float16,\)"):
+                       r"\(tpx.language.float16\)"):
         run_unary(libdevice.tanh, np.ones(N, np.float16))
+    # As stock Triton 3.6: unlisted types are not promoted.
+    with pytest.raises(CompilationError, match=r"got \(tpx.language.float32, "
+                       r"tpx.language.int64\)"):
+        run_binary(libdevice.pow, np.ones(N, np.float32),
+                   np.ones(N, np.int64))
+    with pytest.raises(CompilationError, match=r"got \(tpx.language.float64, "
+                       r"tpx.language.int32\)"):
+        run_binary(libdevice.atan2, np.ones(N, np.float64),
+                   np.ones(N, np.int32))
 
 
 @tpx.jit
-def promoted_kernel(x_ptr, out_ptr, N: tl.constexpr):
+def broadcast_kernel(x_ptr, out_ptr, N: tl.constexpr):
     offs = tl.arange(0, N)
     x = tl.load(x_ptr + offs)
-    # (fp64, int32) is not in atan2's table: both are promoted to fp64.
-    tl.store(out_ptr + offs, libdevice.atan2(x, 1))
+    # A scalar argument is broadcast to the block's shape.
+    tl.store(out_ptr + offs, libdevice.atan2(x, 1.0) + libdevice.pow(2.0, x))
 
 
-def test_libdevice_promotes_unlisted_argument_types():
-    x = _inputs(np.float64, -3, 3)
+def test_libdevice_broadcasts_scalar_arguments():
+    x = _inputs(np.float32, -3, 3)
     out = np.zeros_like(x)
-    h.run(promoted_kernel, (1,), x, out, N=N)
-    np.testing.assert_allclose(out, np.arctan2(x, 1.0), rtol=1e-12)
+    h.run(broadcast_kernel, (1,), x, out, N=N)
+    np.testing.assert_allclose(out, np.arctan2(x, 1.0) + 2.0 ** x,
+                               rtol=1e-5)
 
 
 def test_nvidia_only_function_fails_on_the_cpu_naming_the_symbol():

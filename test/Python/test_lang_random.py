@@ -74,14 +74,17 @@ def test_reference_matches_known_answers():
 
 
 def triton_randint4x(seed, offsets, rounds=10):
-    """What tl.randint4x computes: counter (offset, 0, 0, 0), key = the
-    64-bit seed's low and high words (32-bit offsets) or (seed, 0)."""
+    """What tl.randint4x computes (checked against stock Triton 3.6 on an
+    H200): Philox4x32 on the counter (offset's low word, its high word for
+    64-bit offsets, 0, 0) with the 64-bit seed's low and high words as key."""
     seed &= (1 << 64) - 1
-    zeros = np.zeros_like(offsets)
+    bits = offsets.astype(np.int64).view(np.uint64)
+    low = (bits & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    high = (bits >> np.uint64(32)).astype(np.uint32)
+    zeros = np.zeros_like(low)
     if offsets.dtype.itemsize == 4:
-        return philox4x32(offsets.view(np.uint32), zeros, zeros, zeros,
-                          seed & 0xFFFFFFFF, seed >> 32, rounds)
-    return philox4x64(offsets.view(np.uint64), zeros, zeros, zeros, seed, 0,
+        high = zeros
+    return philox4x32(low, high, zeros, zeros, seed & 0xFFFFFFFF, seed >> 32,
                       rounds)
 
 
@@ -125,6 +128,14 @@ def _offsets(base, wide):
     return offs.astype(np.int32)
 
 
+# Stock Triton 3.6 on an H200, offsets 1000 + arange(128): randint4x's
+# first and fourth words at offset 1000 and 1001, rand's bits at 1000.
+TRITON_VALUES = {42: (0xc7f39578, 0x94199656, 0xf42d5e4c, 0x3ee031a9),
+                 -7: (0x7b0efd01, 0x46549171, 0x8b5b5a41, 0x3f761df9),
+                 2 ** 40 + 5: (0x0fc2c291, 0xc968f8e5, 0x37c179cb,
+                               0x3dfc2c28)}
+
+
 @pytest.mark.parametrize("seed", [0, 42, -7, 0x7FFFFFFF, 2 ** 40 + 5])
 @pytest.mark.parametrize("rounds", [10, 7])
 def test_randint4x_bit_exact(seed, rounds):
@@ -134,14 +145,45 @@ def test_randint4x_bit_exact(seed, rounds):
     assert "tt.mulhiui" in text
     ref = triton_randint4x(seed, _offsets(1000, False), rounds)
     np.testing.assert_array_equal(out.reshape(4, N), np.stack(ref))
+    if rounds == 10 and seed in TRITON_VALUES:
+        a0, a1, d0, u0 = TRITON_VALUES[seed]
+        assert (out[0], out[1], out[3 * N]) == (a0, a1, d0)
+        assert triton_uniform(ref[0][:1]).view(np.uint32)[0] == u0
 
 
-@pytest.mark.parametrize("seed", [3, -1])
-def test_randint4x_64_bit_offsets(seed):
-    out = np.zeros(4 * N, np.uint64)
-    h.run(randint4x_kernel, (1,), seed, out, 5, N=N, ROUNDS=10, WIDE=True)
-    ref = triton_randint4x(seed, _offsets(5, True))
+@pytest.mark.parametrize("seed, base", [(3, 5), (-1, 5), (11, -70)])
+def test_randint4x_64_bit_offsets(seed, base):
+    out = np.zeros(4 * N, np.uint32)
+    text = h.run(randint4x_kernel, (1,), seed, out, base, N=N, ROUNDS=10,
+                 WIDE=True)
+    assert "tensor<128xi64>" in text
+    ref = triton_randint4x(seed, _offsets(base, True))
     np.testing.assert_array_equal(out.reshape(4, N), np.stack(ref))
+    # 3.6's values for seed 3, base 5 (stock Triton on an H200).
+    if (seed, base) == (3, 5):
+        assert (out[0], out[3 * N]) == (0x7a5d9be7, 0x6b91c040)
+
+
+@tpx.jit
+def philox64_kernel(out_ptr, N: tl.constexpr):
+    i = tl.arange(0, N).to(tl.int64) * 0x100000001
+    a, b, c, d = tl.philox(-3, i, i + 1, i * 5, i - 7)
+    tl.store(out_ptr + tl.arange(0, N), a)
+    tl.store(out_ptr + N + tl.arange(0, N), d)
+    tl.store(out_ptr + 2 * N + tl.arange(0, N),
+             tl.uint_to_uniform_float(b).to(tl.int32, bitcast=True).to(
+                 tl.uint64))
+
+
+def test_philox_on_64_bit_counters_is_philox4x64():
+    out = np.zeros(3 * N, np.uint64)
+    h.run(philox64_kernel, (1,), out, N=N)
+    i = np.arange(N, dtype=np.int64) * 0x100000001
+    ref = philox4x64(i, i + 1, i * 5, i - 7, (-3) & ((1 << 64) - 1), 0)
+    np.testing.assert_array_equal(out[:N], ref[0])
+    np.testing.assert_array_equal(out[N:2 * N], ref[3])
+    uniform = triton_uniform(ref[1]).view(np.int32).astype(np.uint64)
+    np.testing.assert_array_equal(out[2 * N:] & 0xFFFFFFFF, uniform)
 
 
 @tpx.jit

@@ -31,12 +31,6 @@ SCALED_ADD = os.path.join(PLUGINS, "TpxExampleScaledAdd.so")
 TEST_OP = os.path.join(BUILD, "test", "Plugin", "Inputs", "dsl-op-a.so")
 PYTHON_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "python")
 
-needs_dsl = pytest.mark.skipif(
-    _capi.optional("tpxBuildDslOpFunction", None, []) is None,
-    reason="this libtpx has no tpxBuildDslOpFunction")
-needs_paths = pytest.mark.skipif(
-    _capi.optional("tpxGetPluginPath", None, []) is None,
-    reason="this libtpx has no tpxGetPluginPath")
 
 
 # Loaded when the module is imported: the kernels below name the plugin's
@@ -94,7 +88,6 @@ def test_loading_again_is_a_no_op():
             "example-scaled-add", "example-tpxex-dialect"]
 
 
-@needs_paths
 def test_plugin_paths_and_a_single_file():
     plugin, = tpx.load_plugin(SCALED_ADD)
     assert plugin.name == "example-scaled-add"
@@ -203,7 +196,6 @@ def axpy_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr,
              mask=mask)
 
 
-@needs_dsl
 def test_scaled_add_in_a_kernel():
     n = 1000
     x = np.random.rand(n).astype(np.float32)
@@ -219,7 +211,6 @@ def test_scaled_add_in_a_kernel():
     assert text.count('"tt.call"') == 4
 
 
-@needs_dsl
 def test_results_are_typed():
     @tpx.jit
     def typed(x_ptr, out_ptr):
@@ -260,7 +251,6 @@ def dsl_errors(x_ptr, out_ptr, MODE: tl.constexpr):
 DSL_LINE = dsl_errors.starting_line
 
 
-@needs_dsl
 @pytest.mark.parametrize("mode, line, message", [
     (0, 5, "DSL op 'scaled_add' of plugin 'example-scaled-add' failed: x and "
            "y must have the same type"),
@@ -329,7 +319,6 @@ def test_function_signature():
         function_signature("tt.func private @h() {", "nope")
 
 
-@needs_dsl
 @pytest.mark.skipif(not os.path.exists(TEST_OP),
                     reason="test plugins not built")
 def test_variadic_op_without_results():
@@ -350,7 +339,6 @@ def test_variadic_op_without_results():
     assert text.count('"tt.call"') == 2
 
 
-@needs_dsl
 def test_plugin_loaded_behind_the_package_is_importable(tmp_path):
     rc, out, err = run_script("""
         import ctypes
@@ -474,8 +462,6 @@ def _plugin_copy(tmp_path, shipped, package=False):
     return folder, path
 
 
-@needs_dsl
-@needs_paths
 @pytest.mark.parametrize("package", [False, True])
 def test_shipped_module_with_extension_points(tmp_path, package):
     folder, path = _plugin_copy(tmp_path, SHIPPED, package)
@@ -488,8 +474,6 @@ def test_shipped_module_with_extension_points(tmp_path, package):
         "tpx.language.extra.example_scaled_add_ops"]
 
 
-@needs_dsl
-@needs_paths
 def test_shipped_module_from_the_environment(tmp_path):
     folder, path = _plugin_copy(tmp_path, SHIPPED)
     rc, out, err = run_script(
@@ -499,7 +483,6 @@ def test_shipped_module_from_the_environment(tmp_path):
     assert out.splitlines()[0] == "True %s" % path
 
 
-@needs_paths
 def test_shipped_module_that_fails_to_import(tmp_path):
     folder, path = _plugin_copy(tmp_path, "raise RuntimeError('broken')\n")
     rc, out, err = run_script("""

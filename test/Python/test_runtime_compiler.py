@@ -32,7 +32,9 @@ def test_compile_metadata_and_asm():
     assert md.shared == 0
     assert [a["name"] for a in md.signature["args"]] == [
         "x_ptr", "y_ptr", "z_ptr", "n"]
-    assert k.asm["ttir"] == VADD.ttir
+    # asm["ttir"] is the IR after the ttir stage, as Triton's is.
+    assert "tt.func public @vadd" in k.asm["ttir"]
+    assert k.asm["ttir"] != VADD.ttir and "llvm.func" in k.asm["llir"]
     assert k.asm["obj"][:4] == b"\x7fELF" and k.asm["obj"] == k.binary
     assert isinstance(k.n_regs, int) and isinstance(k.n_spills, int)
     with pytest.raises(AttributeError, match="no field 'nope'"):
@@ -200,7 +202,5 @@ def test_out_of_resources_from_ptxas_message():
 
 
 def test_stages_when_the_library_has_them():
-    if _capi.artifact_get_stage_names() is None:
-        pytest.skip("this libtpx has no tpxArtifactGetStageNames")
     k = compile_ttir(VADD.ttir, "cpu")
     assert "llir" in k.asm or len(k.asm) > 2

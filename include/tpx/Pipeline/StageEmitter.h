@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -22,6 +23,17 @@ class ModuleOp;
 
 namespace tpx {
 
+/// What an assembler reports about one kernel entry of the binary it made.
+struct EntryResources {
+  /// Registers per thread.
+  unsigned registers = 0;
+  /// Bytes of spill stores (what Triton reports as n_spills).
+  unsigned spillStoreBytes = 0;
+};
+
+/// Resources per entry, by the entry's name in the binary.
+using EntryResourceMap = std::map<std::string, EntryResources>;
+
 struct EmitterInput {
   /// The full target name, e.g. "sm_90a".
   llvm::StringRef target;
@@ -29,6 +41,9 @@ struct EmitterInput {
   mlir::ModuleOp &module;
   /// The previous Emit stage's output; empty after an MLIR stage.
   llvm::StringRef previousBytes;
+  /// Where an emitter that learns the resources of the binary's entries
+  /// (the cubin stage, from ptxas) records them; never null.
+  EntryResourceMap *resources;
 };
 
 class StageEmitter {
@@ -36,6 +51,9 @@ public:
   virtual ~StageEmitter();
   /// Produces the stage's bytes, or an error naming what failed.
   virtual llvm::Expected<std::string> emit(const EmitterInput &input) = 0;
+  /// Whether the bytes are text (PTX, assembly) rather than a binary; text
+  /// is kept in artifacts as the stage's IR.
+  virtual bool producesText() const { return false; }
 };
 
 /// Registers the emitter of `stage` for a target family (`cpu`, `nvidia`,

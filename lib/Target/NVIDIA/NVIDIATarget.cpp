@@ -14,6 +14,7 @@ struct PTXStageEmitter : public StageEmitter {
   llvm::Expected<std::string> emit(const EmitterInput &input) override {
     return emitPTX(input.module, input.target);
   }
+  bool producesText() const override { return true; }
 };
 
 /// The ptx stage's text -> cubin.
@@ -23,7 +24,7 @@ struct CubinStageEmitter : public StageEmitter {
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
           "the cubin stage needs PTX from the ptx stage, which produced none");
-    return assemblePTX(input.previousBytes, input.target);
+    return assemblePTX(input.previousBytes, input.target, input.resources);
   }
 };
 } // namespace

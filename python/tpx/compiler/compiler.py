@@ -274,8 +274,6 @@ class CompiledKernel:
     def _read_stages(self, lib):
         names_fn = _capi.artifact_get_stage_names()
         stage_fn = _capi.artifact_get_stage()
-        if names_fn is None or stage_fn is None:
-            return
         text = _capi.take_string(names_fn(self._handle)) or ""
         text = text.strip()
         if text.startswith("["):

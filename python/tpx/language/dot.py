@@ -3,8 +3,8 @@
 
 The rules are Triton 3.6's on NVIDIA (tpx emits one TTIR for every
 target): operands 2-D or batched 3-D of one of int8, uint8, fp16, bf16,
-fp32, fp64 (both the same) or any two fp8 types; K >= 16 (>= 32 for 8-bit,
->= 4 for fp64); int8 accumulates in int32, fp32/bf16 in fp32, fp64 in fp64,
+fp32, fp64 (both the same) or any two fp8 types; K >= 16 (>= 32 for
+8-bit); int8 accumulates in int32, fp32/bf16 in fp32, fp64 in fp64,
 fp16/fp8 in `out_dtype`; fp8e4b15/fp8e4b8/fp8e5b16 operands are upcast to
 fp16. `input_precision` (default `tf32`, or `$TRITON_F32_DEFAULT`;
 `allow_tf32=False` means `ieee`) becomes `tt.dot`'s `inputPrecision`; the
@@ -18,7 +18,7 @@ from tpx.compiler.ir import Raw
 from tpx.language import core
 from tpx.language.core import block_type, builtin, constexpr
 
-ALLOWED_INPUT_PRECISIONS = ("tf32", "tf32x3", "bf16x3", "bf16x6", "ieee")
+ALLOWED_INPUT_PRECISIONS = ("tf32", "tf32x3", "ieee", "bf16x3", "bf16x6")
 DEFAULT_INPUT_PRECISION = "tf32"
 # tt.dot's InputPrecision enum (TTAttrs.td).
 _PRECISION_ENUM = {"tf32": 0, "tf32x3": 1, "ieee": 2, "bf16x3": 3,
@@ -57,8 +57,6 @@ def min_dot_size(lhs_type, rhs_type):
     _check(lhs_bits == rhs_bits, "lhs and rhs bitwidth must be the same")
     if lhs_bits == 8:
         return (1, 1, 32)
-    if lhs_bits == 64:
-        return (1, 1, 4)
     return (1, 1, 16)
 
 
@@ -104,16 +102,12 @@ def dot_impl(sem, lhs, rhs, acc, input_precision, max_num_imprecise_acc,
         input_precision = DEFAULT_INPUT_PRECISION
     precision = _input_precision_enum(input_precision)
 
+    # Triton 3.6's texts (stock Triton on an H200).
     lhs_rank, rhs_rank = len(lhs.shape), len(rhs.shape)
-    _check(lhs_rank == rhs_rank == 2 or lhs_rank == rhs_rank == 3,
-           "Both inputs must be either 2D or 3D; (lhs: %s vs rhs: %s)" %
-           (_shape_text(lhs), _shape_text(rhs)))
+    _check(lhs_rank == rhs_rank and lhs_rank in (2, 3),
+           "input and other must have equal ranks >= 2")
     _check(lhs.shape[-1].value == rhs.shape[-2].value,
-           "First input shape (%s) and second input shape %s are not "
-           "compatible for matmul (second index of first shape (%d) must be "
-           "equal to first index of second shape (%d)" %
-           (_shape_text(lhs), _shape_text(rhs), lhs.shape[-1].value,
-            rhs.shape[-2].value))
+           "input and other must have equal reduction dimensions")
     min_m, min_n, min_k = min_dot_size(lhs.type, rhs.type)
     _check(lhs.shape[-2].value >= min_m and lhs.shape[-1].value >= min_k
            and rhs.shape[-1].value >= min_n,

@@ -2,8 +2,8 @@
 assembly, `map_elementwise`, `sigmoid` and `softmax`.
 
 `extern_elementwise` dispatches on the argument dtypes through a table
-{(dtype, ...): (symbol, result dtype)} exactly as Triton's does (promoting
-the arguments first when their types are not in the table) and emits
+{(dtype, ...): (symbol, result dtype)} as Triton 3.6's does (the arguments
+are broadcast together; their types must be a key) and emits
 `tt.extern_elementwise`. `inline_asm_elementwise` emits
 `tt.elementwise_inline_asm`; `map_elementwise` compiles a @jit scalar
 function into the region of `tt.map_elementwise`.
@@ -21,40 +21,46 @@ def _unwrap(x):
 
 # -- external functions -------------------------------------------------------
 
-def resolve_extern(sem, args, arg_type_symbol_dict):
-    """Triton's dispatch rules for an extern elementwise call.
+def _types_text(types):
+    """Argument types as Triton 3.6 shows them: `(fp32, int64)` spelled with
+    the dtypes' reprs, no trailing comma for one."""
+    return "(%s)" % ", ".join(repr(t) for t in types)
 
-    Returns (arguments broadcast and, where needed, promoted; symbol; result
-    type). Raises Triton's errors for an empty table, a wrong argument count
-    or argument types the table does not list.
+
+def resolve_extern(sem, args, arg_type_symbol_dict):
+    """Triton 3.6's dispatch rules for an extern elementwise call.
+
+    The arguments are broadcast together but keep their types, which must be
+    a key of the table (checked on stock Triton 3.6: `libdevice.pow(fp32,
+    int64)` is an error there, not a promotion). Returns (the broadcast
+    arguments, symbol, result type); raises Triton's errors for an empty
+    table, a wrong argument count or unlisted argument types.
     """
     dispatch_args = [sem.to_tensor(_unwrap(a)) for a in args]
     if len(arg_type_symbol_dict) == 0:
         raise ValueError("arg_type_symbol_dict is empty")
     num_args = len(list(arg_type_symbol_dict.keys())[0])
-    all_scalar = not any(a.type.is_block() for a in dispatch_args)
-    ret_shape = None
-    if dispatch_args:
-        arg_types = tuple(a.dtype for a in dispatch_args)
-        # Arguments whose types the table lists keep them; otherwise they
-        # are promoted to a common type first.
-        arithmetic_check = arg_types not in arg_type_symbol_dict
-        widest = dispatch_args[0]
-        for item in dispatch_args:
-            _, widest = sem.binary_op_type_checking_impl(
-                item, widest, arithmetic_check=arithmetic_check)
-        for i in _py.range(len(dispatch_args)):
-            dispatch_args[i], _ = sem.binary_op_type_checking_impl(
-                dispatch_args[i], widest, arithmetic_check=arithmetic_check)
-        if not all_scalar:
-            ret_shape = list(widest.type.shape)
     if len(dispatch_args) != num_args:
         raise ValueError("length of input args does not match.Expect %d, got "
                          "%d" % (len(dispatch_args), num_args))
     arg_types = tuple(a.dtype for a in dispatch_args)
     if arg_types not in arg_type_symbol_dict:
         raise ValueError("input arg type does not match.Expect one of %s, got "
-                         "%s" % (arg_type_symbol_dict.keys(), arg_types))
+                         "%s" % (arg_type_symbol_dict.keys(),
+                                 _types_text(arg_types)))
+    ret_shape = None
+    if dispatch_args:
+        widest = dispatch_args[0]
+        for item in dispatch_args:
+            _, widest = sem.binary_op_type_checking_impl(
+                item, widest, allow_lhs_ptr=True, allow_rhs_ptr=True,
+                arithmetic_check=False)
+        for i in _py.range(len(dispatch_args)):
+            dispatch_args[i], _ = sem.binary_op_type_checking_impl(
+                dispatch_args[i], widest, allow_lhs_ptr=True,
+                allow_rhs_ptr=True, arithmetic_check=False)
+        if widest.type.is_block():
+            ret_shape = list(widest.type.shape)
     symbol, ret_type = (_unwrap(v) for v in arg_type_symbol_dict[arg_types])
     if ret_shape:
         ret_type = block_type(ret_type, ret_shape)
@@ -105,7 +111,8 @@ def dispatch(func, lib_name, lib_path, args, arg_type_symbol_dict, ret_shape,
                       for a in args)
     if arg_types not in arg_type_symbol_dict:
         raise ValueError("input arg type does not match.Expect one of %s, got "
-                         "%s" % (arg_type_symbol_dict.keys(), arg_types))
+                         "%s" % (arg_type_symbol_dict.keys(),
+                                 _types_text(arg_types)))
     symbol, ret_type = arg_type_symbol_dict[arg_types]
     if ret_shape:
         ret_type = block_type(ret_type, list(ret_shape))

@@ -1,9 +1,10 @@
 """`tl.random`: Triton's counter-based Philox generator.
 
-Philox4x32 (and Philox4x64 for 64-bit offsets) with `n_rounds` rounds
-(default 10): the same arithmetic, constants and conversions as
-`triton.language.random`, so `tl.randint(seed, offsets)` gives Triton's
-values bit for bit. `rand` maps the bits to [0, 1) and `randn` applies the
+Philox4x32 with `n_rounds` rounds (default 10) on the counter (offset's low
+word, its high word, 0, 0) keyed by the 64-bit seed's two words; `philox`
+on 64-bit counters is Philox4x64. The arithmetic, constants and conversions
+are `triton.language.random`'s, so `tl.randint(seed, offsets)` gives
+Triton's values bit for bit. `rand` maps the bits to [0, 1) and `randn` applies the
 Box-Muller transform (its log/sqrt/cos/sin are the target's, so normal
 samples agree to the last few ulps only).
 """
@@ -98,12 +99,19 @@ def philox(seed, c0, c1, c2, c3, n_rounds=N_ROUNDS_DEFAULT, _semantic=None):
 
 @builtin
 def randint4x(seed, offset, n_rounds=N_ROUNDS_DEFAULT, _semantic=None):
-    """Four blocks of random unsigned integers (uint32 for 32-bit offsets,
-    uint64 for 64-bit ones) for the `seed` scalar and the `offset` block."""
+    """Four blocks of random uint32 for the `seed` scalar and the `offset`
+    block: Philox4x32 on the counter (low word of offset, its high word for
+    64-bit offsets, 0, 0), as Triton 3.6."""
     sem = _semantic
     offset = sem.to_tensor(_unwrap(offset))
-    zero = sem.mul(offset, 0)
-    return philox(seed, offset, zero, zero, zero, n_rounds, _semantic=sem)
+    low = sem.cast(offset, core.uint32)
+    zero = sem.mul(low, 0)
+    if offset.dtype.primitive_bitwidth > 32:
+        high = sem.cast(sem.ashr(offset, 32) if offset.dtype.is_int_signed()
+                        else sem.lshr(offset, 32), core.uint32)
+    else:
+        high = zero
+    return philox(seed, low, high, zero, zero, n_rounds, _semantic=sem)
 
 
 @builtin

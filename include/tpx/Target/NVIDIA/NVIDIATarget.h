@@ -9,6 +9,8 @@
 #ifndef TPX_TARGET_NVIDIA_NVIDIATARGET_H
 #define TPX_TARGET_NVIDIA_NVIDIATARGET_H
 
+#include "tpx/Pipeline/StageEmitter.h"
+
 #include "mlir/Pass/Pass.h"
 
 #include "llvm/Support/Error.h"
@@ -49,8 +51,16 @@ std::string getPTXEntryName(llvm::StringRef kernelName);
 
 /// Assembles `ptx` with `ptxas -arch=<target>` into a cubin. ptxas is looked
 /// up in $CUDA_HOME/bin, then on PATH; its diagnostics come back verbatim.
+/// When `resources` is given, it receives what ptxas reports (`-v`) about
+/// each entry function.
 llvm::Expected<std::string> assemblePTX(llvm::StringRef ptx,
-                                        llvm::StringRef target);
+                                        llvm::StringRef target,
+                                        EntryResourceMap *resources = nullptr);
+
+/// The entries of `ptxas -v` output ("Compiling entry function 'k'",
+/// "Used N registers", "N bytes spill stores"), by PTX name. Functions that
+/// are not entries (device functions, vprintf) are left out.
+EntryResourceMap parsePtxasResourceUsage(llvm::StringRef log);
 
 } // namespace tpx
 

@@ -94,11 +94,6 @@ def _convert(sem, op, x, dt):
     return sem.op(op, [x], x.type.with_element_ty(dt))
 
 
-def _to_bool_int(sem, flag):
-    """i1 -> int32 0/1."""
-    return _convert(sem, "arith.extui", flag, core.int32)
-
-
 def _isinf(sem, x):
     return _cmpf(sem, _OEQ, _math(sem, "math.absf", [x]),
                  _like(sem, _pymath.inf, x))
@@ -126,9 +121,8 @@ def _c_isinf(sem, args, rt):
 
 def _c_isfinite(sem, args, rt):
     x = args[0]
-    finite = _cmpf(sem, _ONE, _math(sem, "math.absf", [x]),
-                   _like(sem, _pymath.inf, x))
-    return _to_bool_int(sem, finite)
+    return _cmpf(sem, _ONE, _math(sem, "math.absf", [x]),
+                 _like(sem, _pymath.inf, x))
 
 
 def _c_signbit(sem, args, rt):
@@ -415,8 +409,10 @@ _define("isinf", [(("f32",), "__nv_isinff", "i32"),
                   (("f64",), "__nv_isinfd", "i32")], _c_isinf, to_bool=True)
 _define("signbit", [(("f32",), "__nv_signbitf", "i32"),
                     (("f64",), "__nv_signbitd", "i32")], _c_signbit)
-_define("finitef", [(("f32",), "__nv_finitef", "i32")], _c_isfinite)
-_define("isfinited", [(("f64",), "__nv_isfinited", "i32")], _c_isfinite)
+_define("finitef", [(("f32",), "__nv_finitef", "i32")], _c_isfinite,
+        to_bool=True)
+_define("isfinited", [(("f64",), "__nv_isfinited", "i32")], _c_isfinite,
+        to_bool=True)
 _define("abs", [(("i32",), "__nv_abs", "i32"), (("i64",), "__nv_llabs", "i64"),
                 (("f32",), "__nv_fabsf", "f32"),
                 (("f64",), "__nv_fabs", "f64")], _c_abs_int)
