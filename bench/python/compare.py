@@ -200,6 +200,13 @@ def main(argv=None):
                         failures.append("%s %s: %s and %s disagree" % (
                             program, name, backends[0], backends[1]))
                 rows.append(row)
+            done = [r for r in rows if r[0] == program]
+            print("-- %s: %s" % (program, ", ".join(
+                "%s %.0fs" % (b, reports[b].get("wall_s", 0.0))
+                for b in backends)))
+            for r in done:
+                print("   " + " | ".join(str(v) for v in r[1:]))
+            sys.stdout.flush()
     print()
     print_table(rows, backends)
     print()

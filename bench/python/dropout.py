@@ -51,7 +51,7 @@ def seeded_dropout(x, p, seed, block_size=1024):
     return y
 
 
-# -- a NumPy Philox 4x32-10, as tl.rand uses it --------------------------------
+# -- a NumPy Philox 4x32-10, as tl.rand uses it ------------------------------
 
 _ROUND_A, _ROUND_B = 0xD2511F53, 0xCD9E8D57
 _KEY_A, _KEY_B = 0x9E3779B9, 0xBB67AE85

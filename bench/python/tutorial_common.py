@@ -6,6 +6,7 @@ references and writes them out, compare.py puts backends side by side.
 This module imports neither triton nor tpx, so it works under both.
 """
 
+import functools
 import os
 
 # compare.py --size small sets this before a program is imported, so that
@@ -71,8 +72,11 @@ def randn(shape, device, dtype, scale=1.0):
             scale).to(dtype)
 
 
+@functools.lru_cache(maxsize=None)
 def sm_count(triton):
-    """The device's multiprocessor count, from the backend's driver."""
+    """The device's multiprocessor count, from the backend's driver; asked
+    once per process (stock Triton's get_device_properties takes about a
+    millisecond, which would otherwise be timed with every call)."""
     driver = triton.runtime.driver.active
     props = driver.utils.get_device_properties(driver.get_current_device())
     return int(props["multiprocessor_count"])
