@@ -196,7 +196,7 @@ def test_launch_overhead():
     _, key, values, _, _ = binder(x, x, out, 1024, BLOCK=1024)
     kernel, launch = state.fast[0][key]
     stream = torch.cuda.current_stream().cuda_stream
-    issue, _ = _per_launch(lambda: launch(1, 1, 1, values, stream))
+    issue, _ = _per_launch(lambda: launch(1, 1, 1, values, stream, 0))
     lines.append("  of which the launcher (slots + cuLaunchKernel): %.2f us"
                  % issue)
     issue, _ = _per_launch(lambda: torch.add(x, x, out=out))

@@ -436,3 +436,30 @@ def test_numpy_dtype_keys_do_not_collide_with_markers():
     a8 = np.zeros(16, np.int8)
     k8 = dns_kernel.specialization_key(a8, 3, 5, BLOCK=16)[1]
     assert all(not isinstance(part, np.dtype) for part in k8)
+
+
+def test_cached_launches_take_the_generated_hot_path():
+    x, y, out = _arrays(64)
+    add_kernel[(1,)](x, y, out, 64, BLOCK=64)
+    namespace = add_kernel._state.binder.tpx_namespace
+    cold = namespace["_tpx_cold"]
+    calls = []
+
+    def counting(*a):
+        calls.append(a)
+        return cold(*a)
+    namespace["_tpx_cold"] = counting
+    try:
+        out[:] = 0
+        k = add_kernel[(1,)](x, y, out, 64, BLOCK=64)
+        add_kernel[lambda meta: (1,)](x, y, out, 64, BLOCK=64)
+        add_kernel[(1, 1, 1)](x, y, out, n=64, BLOCK=64)
+        assert calls == [] and isinstance(k, CompiledKernel)
+        np.testing.assert_array_equal(out, x + y)
+        # the general path for what the hot path does not do
+        add_kernel[(1,)](x, y, out, 64, BLOCK=64, enable_fp_fusion=1)
+        add_kernel[[1]](x, y, out, 64, BLOCK=64)                # a list
+        add_kernel[(1,)](x, y, out, 64, BLOCK=32)               # a miss
+        assert len(calls) == 3
+    finally:
+        namespace["_tpx_cold"] = cold

@@ -123,17 +123,21 @@ _CPU_BOUNDS_CHECK_DEFAULT = False
 class _State:
     """What the hot path needs for the active driver, rebuilt when the
     compile configuration changes."""
-    __slots__ = ("generation", "driver", "backend", "binder", "fast",
+    __slots__ = ("generation", "driver", "backend", "binder", "hot", "fast",
                  "stream", "material")
 
-    def __init__(self, generation, driver, backend, binder, stream):
+    def __init__(self, generation, driver, backend, binder, stream, cold):
         self.generation = generation
         self.driver = driver
         self.backend = backend
         self.binder = binder
+        self.hot = binder.tpx_hot
         self.fast = {}          # device -> {key: (kernel, launch)}
         self.stream = stream
         self.material = {}      # target -> cache-key material hash
+        binder.tpx_namespace.update(
+            _tpx_generation=generation, _tpx_fast=self.fast,
+            _tpx_stream=stream, _tpx_cold=cold)
 
 
 class JITFunction(KernelInterface):
@@ -202,11 +206,22 @@ class JITFunction(KernelInterface):
             (self.__name__, self.__name__))
 
     def __getitem__(self, grid):
-        """kernel[grid](*args, **options) launches over `grid`."""
-        run = self._run
+        """kernel[grid](*args, **options) launches over `grid`.
+
+        The launcher calls the state's generated hot path, which binds,
+        specializes, looks up, evaluates the grid and launches in one
+        function, and falls back to `_run` for anything else."""
+        state = self._state
+        if state is None or state.generation != _capi.state_generation:
+            state = self._refresh_state()
+        hot = state.hot
+        bind_error = self._bind_error
 
         def launcher(*args, **kwargs):
-            return run(args, kwargs, grid, False)
+            try:
+                return hot(grid, *args, **kwargs)
+            except TypeError as e:
+                raise bind_error(e, args, kwargs) from None
         return launcher
 
     # -- the hot path ---------------------------------------------------------
@@ -255,7 +270,7 @@ class JITFunction(KernelInterface):
         if type(gx) is not int or type(gy) is not int or \
                 type(gz) is not int or (gx | gy | gz) < 0:
             gx, gy, gz = self._normalize((gx, gy, gz))
-        launch(gx, gy, gz, values, state.stream(device))
+        launch(gx, gy, gz, values, state.stream(device), device)
         return kernel
 
     def specialization_key(self, *args, **kwargs):
@@ -302,7 +317,16 @@ class JITFunction(KernelInterface):
                 def stream(device):
                     return None
             binder = make_binder(self, backend, get_device)
-            state = _State(generation, active, backend, binder, stream)
+            option_names = binder.tpx_option_names
+            run = self._run
+
+            def cold(grid, bound, options):
+                kwargs = dict(options[-1])
+                for name, value in zip(option_names, options):
+                    if value is not None:
+                        kwargs[name] = value
+                return run(bound, kwargs, grid, False)
+            state = _State(generation, active, backend, binder, stream, cold)
             self._state = state
             return state
 
