@@ -99,9 +99,12 @@ tpx::getCompilePipeline(mlir::ModuleOp module, const CompileOptions &options) {
 }
 
 /// Everything that decides the binary: the compiler build itself, the IR
-/// (without locations, which do not change code), the target and the host
-/// CPU it is built for, options, the loaded plugins' content hashes and the
-/// pipeline.
+/// with its locations, the target and the host CPU it is built for,
+/// options, the loaded plugins' content hashes and the pipeline. Locations
+/// are part of the key because passes put them into code (a plugin's
+/// guard reporting "stored a NaN at kernels.py:12:5", assert messages) and
+/// into the per-stage IR an artifact keeps; a kernel moved to another line
+/// compiles again.
 static std::string computeCacheKey(mlir::ModuleOp module,
                                    const CompileOptions &options,
                                    const Pipeline &pipeline) {
@@ -114,7 +117,7 @@ static std::string computeCacheKey(mlir::ModuleOp module,
   os << "num_warps=" << options.numWarps << " num_stages=" << options.numStages
      << " bounds_check=" << options.boundsCheck << "\n";
   os << getCacheKeyMaterial(pipeline) << "\n";
-  module->print(os, mlir::OpPrintingFlags().enableDebugInfo(false));
+  module->print(os, mlir::OpPrintingFlags().enableDebugInfo(true));
   return sha256Hex(material);
 }
 

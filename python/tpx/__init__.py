@@ -14,3 +14,10 @@ from tpx.runtime.utils import cdiv, next_power_of_2
 from tpx import language
 from tpx import runtime
 from tpx import testing
+
+# -- plugins and per-kernel pipelines (tpx/plugins.py, tpx/pipeline.py) ------
+from tpx import plugins, pipeline, diagnostics  # noqa: E402
+from tpx.plugins import load_plugin, loaded_plugins  # noqa: E402,F401
+from tpx.pipeline import (  # noqa: E402,F401
+    Pipeline, pipeline_extensions, set_pipeline_hook, unset_pipeline_hook)
+plugins._load_at_import()

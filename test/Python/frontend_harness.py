@@ -13,6 +13,7 @@ from tpx import _capi
 from tpx.compiler.frontend import compile_to_ttir
 from tpx.compiler.spec import ArgSpec
 from tpx.errors import CompilationError, TpxError
+from tpx.tools import tensor_descriptor as _tdesc
 
 _NUMPY_TO_SIG = {
     np.dtype(np.float32): "fp32", np.dtype(np.float64): "fp64",
@@ -30,6 +31,9 @@ def arg_specs(jit_fn, args, constexprs):
         if param.is_constexpr or param.name in constexprs:
             specs.append(ArgSpec(param.name, "constexpr",
                                  constexprs.get(param.name, arg)))
+        elif isinstance(arg, _tdesc.TensorDescriptor):
+            specs.append(ArgSpec(param.name, _tdesc.signature(arg),
+                                 divisibility=16))
         elif isinstance(arg, np.ndarray):
             sig = getattr(arg, "tpx_signature", None) or \
                 _NUMPY_TO_SIG[arg.dtype]
@@ -55,9 +59,11 @@ def ttir(jit_fn, *args, **constexprs):
     return compile_to_ttir(jit_fn, arg_specs(jit_fn, args, constexprs))
 
 
-def run(jit_fn, grid, *args, **constexprs):
+def run(jit_fn, grid, *args, pipeline=None, **constexprs):
     """Compiles `jit_fn` and runs it over `grid` with numpy arrays/scalars;
-    arrays are updated in place. Returns the TTIR."""
+    arrays are updated in place. Returns the TTIR. `pipeline`: None (the
+    default pipeline), a pipeline text, or True for what the runtime does
+    (tpx.pipeline.resolve: @jit(pipeline=...), scopes, the hook)."""
     args = list(args) + [constexprs.pop(p.name) for p in
                          jit_fn.params[len(args):] if p.name in constexprs]
     specs = arg_specs(jit_fn, args, constexprs)
@@ -66,14 +72,25 @@ def run(jit_fn, grid, *args, **constexprs):
     options = _capi.TpxKernelOptions()
     options.structSize = ctypes.sizeof(options)
     options.target = b"cpu"
+    if pipeline is True:
+        from tpx.pipeline import resolve
+        pipeline = resolve(jit_fn, "cpu")[0]
+    if pipeline is not None:
+        options.pipelineText = pipeline.encode()
     artifact = ctypes.c_void_p()
     _capi.check(lib.tpxCompileKernel, text.encode(), ctypes.byref(options),
                 ctypes.byref(artifact), error_type=CompilationError)
     try:
         launch = []
+        values = []
         for spec, arg in zip(specs, args):
             if spec.is_constexpr:
                 continue
+            if isinstance(arg, _tdesc.TensorDescriptor):
+                values.extend(_tdesc.launch_values(arg))
+            else:
+                values.append(arg)
+        for arg in values:
             a = _capi.TpxLaunchArg()
             if isinstance(arg, np.ndarray):
                 a.kind = _capi.ARG_BUFFER

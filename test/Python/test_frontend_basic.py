@@ -162,3 +162,31 @@ def test_return_from_both_branches(flag):
     out = np.zeros(16, np.float32)
     h.run(returning_helper, (1,), x, out, flag)
     np.testing.assert_allclose(out, x * 2 if flag > 0 else x + 1)
+
+
+@tpx.jit
+def _expand(out_ptr, AXES: tl.constexpr):
+    x = tl.expand_dims(tl.arange(0, 4), AXES)
+    tl.store(out_ptr + tl.arange(0, 4), tl.reshape(x, [4]))
+
+
+@tpx.jit
+def _full(out_ptr, N: tl.constexpr):
+    tl.store(out_ptr + tl.arange(0, 4), tl.sum(tl.full([N], 1, tl.int32)))
+
+
+@pytest.mark.parametrize("axes, message", [
+    (2, "invalid axis 2. Expected -2 <= axis < 2"),
+    ((0, -3), "expand_dims received duplicate axes, normalized axes = "
+     "[0, 0]"),
+])
+def test_expand_dims_axis_errors(axes, message):
+    with pytest.raises(CompilationError) as e:
+        h.ttir(_expand, np.zeros(4, np.int32), AXES=axes)
+    assert message in str(e.value)
+
+
+def test_full_shape_must_be_a_power_of_two():
+    with pytest.raises(CompilationError) as e:
+        h.ttir(_full, np.zeros(4, np.int32), N=3)
+    assert "Shape element 0 must be a power of 2" in str(e.value)

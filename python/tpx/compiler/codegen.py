@@ -48,6 +48,10 @@ def _flatten(value):
         for v in value:
             out.extend(_flatten(v))
         return out
+    if isinstance(value, tensor) and hasattr(value, "__tpx_flatten__"):
+        # A value made of several IR values (a tensor descriptor: handle,
+        # shape, strides) crosses regions and calls as its parts.
+        return _flatten(list(value.__tpx_flatten__()))
     return [value]
 
 
@@ -60,6 +64,9 @@ def _unflatten(template, values):
             return tuple(rebuild(e) for e in t)
         if isinstance(t, list):
             return [rebuild(e) for e in t]
+        if isinstance(t, tensor) and hasattr(t, "__tpx_unflatten__"):
+            return t.__tpx_unflatten__(
+                [next(it) for _ in _flatten(t)])
         if isinstance(t, tensor):
             return next(it)
         return t
@@ -119,6 +126,9 @@ class ModuleGenerator:
     def __init__(self, builder, file, options):
         self.builder = builder
         self.semantic = Semantic(builder)
+        # Builtins read the compile spec (target, debug) through the
+        # Semantic, as Triton's read `builder.options`.
+        self.semantic.options = options
         self.file = file
         self.options = options
         self.functions = {}     # specialization key -> (symbol, results)
@@ -213,6 +223,9 @@ class FunctionGenerator(ast.NodeVisitor):
         pass
 
     def visit_Expr(self, node):
+        if isinstance(node.value, ast.Call):
+            # Builtins marked `_must_use_result` (tl.advance) reject this.
+            node.value._tpx_unused = True
         self.visit(node.value)
 
     def visit_Assign(self, node):
@@ -933,6 +946,13 @@ class FunctionGenerator(ast.NodeVisitor):
                 kwargs.update(_unwrap(self.visit(k.value)))
             else:
                 kwargs[k.arg] = self.visit(k.value)
+        must_use = getattr(_unwrap(fn), "_must_use_result", False)
+        if must_use and getattr(node, "_tpx_unused", False):
+            message = "The result of %s is not being used." % \
+                ast.unparse(node.func)
+            if isinstance(must_use, str):
+                message += " " + must_use
+            raise self.error(node, message)
         return self.call_function(fn, args, kwargs, node)
 
     def call_function(self, fn, args, kwargs, node):
@@ -1067,6 +1087,14 @@ def emit_function(module, jit_fn, values, symbol, visibility,
             tmpl = v
             leaves = [tensor(next(args), t.type) for t in _flatten(v)
                       if isinstance(t, tensor)]
+            bind = getattr(v, "__tpx_bind_parameter__", None)
+            if bind is not None:
+                # A parameter whose arguments are rebuilt into its value by
+                # ops at the top of the function (a host tensor descriptor).
+                with module.builder.at(block), \
+                        module.builder.location(gen.loc_of(fn_def)):
+                    gen.scope[p.name] = bind(leaves, _semantic=gen.semantic)
+                continue
             gen.scope[p.name] = _unflatten(tmpl, leaves)
         else:
             gen.scope[p.name] = v if not isinstance(

@@ -6,6 +6,8 @@ TTIR; `tt.divisibility = 16` marks the pointer and integer arguments the
 runtime found divisible by 16.
 """
 
+import dataclasses
+
 from tpx.compiler import codegen
 from tpx.compiler.ir import Builder
 from tpx.compiler.spec import CompileSpec
@@ -27,6 +29,9 @@ def _param_value(spec):
 def compile_to_ttir(jit_fn, arg_specs, compile_spec=None):
     """TTIR text of `jit_fn` specialized for `arg_specs` (spec.ArgSpec)."""
     compile_spec = compile_spec or CompileSpec()
+    if jit_fn.debug and not compile_spec.debug:
+        # @jit(debug=True) keeps device assertions, as in Triton.
+        compile_spec = dataclasses.replace(compile_spec, debug=True)
     if len(arg_specs) != len(jit_fn.params):
         raise CompilationError(
             "%s: %d argument specs for %d parameters" %
@@ -42,6 +47,9 @@ def compile_to_ttir(jit_fn, arg_specs, compile_spec=None):
         folded = _param_value(spec)
         if folded is not None:
             values.append(folded)
+            if isinstance(folded, tensor):
+                # A host tensor descriptor: several kernel arguments.
+                arg_attrs.extend(folded.__tpx_arg_attrs__())
             continue
         ty = tl.str_to_ty(spec.type)
         # A placeholder tensor: emit_function only reads its type.

@@ -15,3 +15,35 @@ from tpx.language.basic import (  # noqa: F401
     expand_dims, full, full_like, load, maximum, minimum, next_power_of_2,
     num_programs, program_id, range, reshape, static_range, store,
     to_tensor, view, where, zeros, zeros_like)
+from tpx.language.reduction import (  # noqa: F401
+    argmax, argmin, associative_scan, cumprod, cumsum, gather, histogram,
+    max, min, reduce, reduce_or, sum, xor_sum)
+from tpx.language.shape import (  # noqa: F401
+    cat, flip, interleave, join, permute, ravel, sort, split, topk, trans)
+from tpx.language.descriptor import (  # noqa: F401
+    advance, descriptor_value_from_spec, load_tensor_descriptor,
+    make_block_ptr, make_tensor_descriptor, store_tensor_descriptor,
+    tensor_descriptor, tensor_descriptor_base, tensor_descriptor_base_type,
+    tensor_descriptor_type)
+
+# -- dot, atomics, math, random, debugging, elementwise extras, libdevice --
+from tpx.language import math  # noqa: F401
+from tpx.language.atomic import (  # noqa: F401
+    atomic_add, atomic_and, atomic_cas, atomic_max, atomic_min, atomic_or,
+    atomic_xchg, atomic_xor)
+from tpx.language.debug import (  # noqa: F401
+    assume, debug_barrier, device_assert, device_print, max_constancy,
+    max_contiguous, multiple_of, static_assert, static_print)
+from tpx.language.dot import dot, dot_scaled  # noqa: F401
+from tpx.language.elementwise import (  # noqa: F401
+    dispatch, extern, extern_elementwise, inline_asm_elementwise,
+    map_elementwise, sigmoid, softmax)
+from tpx.language.math import (  # noqa: F401
+    abs, ceil, cos, div_rn, erf, exp, exp2, fdiv, floor, fma, log, log2,
+    rsqrt, sin, sqrt, sqrt_rn, umulhi)
+from tpx.language import random  # noqa: F401
+from tpx.language.random import (  # noqa: F401
+    pair_uniform_to_normal, philox, philox_impl, rand, rand4x, randint,
+    randint4x, randn, randn4x, uint_to_uniform_float)
+from tpx.language import extra  # noqa: F401,E402
+import tpx.language.extra.libdevice  # noqa: F401,E402

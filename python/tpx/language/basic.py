@@ -115,11 +115,14 @@ def expand_dims(input, axis, _semantic=None):
     axes = [_unwrap(a) for a in axes]
     rank = len(input.type.shape) if input.type.is_block() else 0
     new_rank = rank + len(axes)
-    axes = sorted(a + new_rank if a < 0 else a for a in axes)
     for a in axes:
-        if not 0 <= a < new_rank:
-            raise ValueError("invalid axis %d for a rank-%d result" %
-                             (a, new_rank))
+        if not -new_rank <= a < new_rank:
+            raise ValueError("invalid axis %d. Expected %d <= axis < %d" %
+                             (a, -new_rank, new_rank))
+    axes = sorted(a + new_rank if a < 0 else a for a in axes)
+    if len(set(axes)) != len(axes):
+        raise ValueError("expand_dims received duplicate axes, normalized "
+                         "axes = %s" % axes)
     for a in axes:
         input = _semantic.expand_dims(input, a)
     return input
@@ -128,6 +131,8 @@ def expand_dims(input, axis, _semantic=None):
 @builtin
 def broadcast_to(input, *shape, _semantic=None):
     shape = _shape_list(shape[0] if len(shape) == 1 else shape)
+    from tpx.language.shape import validate_block_shape
+    validate_block_shape(shape)
     return _semantic.broadcast_impl_shape(_semantic.to_tensor(input), shape)
 
 
@@ -140,12 +145,19 @@ def broadcast(input, other, _semantic=None):
 @builtin
 def reshape(input, *shape, can_reorder=False, _semantic=None):
     shape = _shape_list(shape[0] if len(shape) == 1 else shape)
+    from tpx.language.shape import unsplat, validate_block_shape
+    validate_block_shape(shape)
+    if not shape:
+        # A one-element tensor to a scalar, as Triton (tl.shape.unsplat).
+        return unsplat(_semantic, _semantic.to_tensor(input))
     return _semantic.reshape(input, shape, _unwrap(can_reorder))
 
 
 @builtin
 def view(input, *shape, _semantic=None):
     shape = _shape_list(shape[0] if len(shape) == 1 else shape)
+    from tpx.language.shape import validate_block_shape
+    validate_block_shape(shape)
     return _semantic.reshape(input, shape, True)
 
 
@@ -257,8 +269,8 @@ tensor.to = _tensor_to
 
 @builtin
 def _tensor_reshape(self, *shape, can_reorder=False, _semantic=None):
-    shape = _shape_list(shape[0] if len(shape) == 1 else shape)
-    return _semantic.reshape(self, shape, _unwrap(can_reorder))
+    return reshape(self, *shape, can_reorder=can_reorder,
+                   _semantic=_semantic)
 
 
 tensor.reshape = _tensor_reshape

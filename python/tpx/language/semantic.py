@@ -94,6 +94,8 @@ class Semantic:
         text = scalar_text(value, dt)
         if shape:
             attr = "dense<%s> : %s" % (text, ty.to_ir())
+        elif dt.is_bool():
+            attr = text     # `true : i1` does not parse; `true` is an i1
         else:
             attr = "%s : %s" % (text, dt.to_ir())
         return self.op("arith.constant", [], ty, props={"value": Raw(attr)})
@@ -641,10 +643,8 @@ class Semantic:
     def full(self, shape, value, dtype):
         dtype = _unwrap(dtype)
         shape = [_unwrap(s) for s in _unwrap(shape)]
-        for s in shape:
-            if not isinstance(s, int):
-                raise TypeError("Shape element must have type "
-                                "`constexpr[int]`, got %r" % (s,))
+        from tpx.language.shape import validate_block_shape
+        validate_block_shape(shape)
         value = _unwrap(value)
         if isinstance(value, tensor):
             if value.numel.value != 1:
@@ -673,7 +673,7 @@ class Semantic:
             raise ValueError("reshape to a scalar is not supported")
         if not input.type.is_block():
             return self.splat(input, dst_shape)
-        attrs = {"allow_reorder": Raw("true")} if can_reorder else None
+        attrs = {"allow_reorder": Raw("unit")} if can_reorder else None
         return self.op("tt.reshape", [input],
                        block_type(input.dtype, dst_shape), attrs=attrs)
 

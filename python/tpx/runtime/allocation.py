@@ -5,6 +5,11 @@ scratch) ask the runtime for memory at launch through the allocator set
 here: `fn(size, alignment, stream) -> buffer` (an object with
 `data_ptr()`, typically a torch tensor). tpx stores it for the launchers;
 until one is set, asking for scratch raises the error Triton raises.
+
+tpx's targets need no scratch today: the CPU target splits a descriptor
+into its base, shape and strides, and the NVIDIA target lowers descriptor
+accesses to masked loads and stores (`tpxgpu-lower-tensor-descriptors`).
+Programs that set an allocator run unchanged; it is not called.
 """
 
 import threading

@@ -37,6 +37,14 @@ from tpx.compiler.spec import CompileSpec
 from tpx.errors import CompilationError, TpxError
 
 
+def _scoped_selection():
+    """The extensions of the enclosing `with tpx.pipeline(...)` blocks."""
+    from tpx.pipeline import _scope
+    global _scoped_selection
+    _scoped_selection = _scope.get
+    return _scope.get()
+
+
 class KernelParam:
     """One parameter of a @jit function."""
 
@@ -242,7 +250,10 @@ class JITFunction(KernelInterface):
             raise self._bind_error(e, args, kwargs) from None
         if options:
             self._check_options(options)
-        fast = state.fast.get(device)
+        # Kernels compiled inside `with tpx.pipeline(...)` differ from the
+        # same kernel outside it: the block's selection (a per-thread tuple)
+        # is part of the fast-path key.
+        fast = state.fast.get((device, _scoped_selection()))
         entry = fast.get(key) if fast is not None else None
         if entry is None:
             entry = self._miss(state, device, key, values, bound)
@@ -426,20 +437,23 @@ class JITFunction(KernelInterface):
         num_warps, num_stages, debug = self._options(key)
         specs = self._specs(key)
         target = state.driver.compile_target(device)
+        from tpx import pipeline
+        pipeline_text, pipeline_key = pipeline.resolve(self, target)
         normalized = (tuple(specs), target, num_warps, num_stages, debug,
-                      self._material(state, target))
+                      hashlib.sha256(pipeline_key.encode()).hexdigest())
         entry = self._entries.get(normalized)
         if entry is None:
             kernel = self._compile(specs, target, num_warps, num_stages,
-                                   debug)
+                                   debug, pipeline_text)
             selection = self._selection(specs, values, kernel)
             launch = kernel.launcher.runner(selection)
             entry = self._entries.setdefault(normalized, (kernel, launch))
             self.cache.setdefault(device, {})[normalized] = entry[0]
-        state.fast.setdefault(device, {})[key] = entry
+        state.fast.setdefault((device, _scoped_selection()), {})[key] = entry
         return entry
 
-    def _compile(self, specs, target, num_warps, num_stages, debug):
+    def _compile(self, specs, target, num_warps, num_stages, debug,
+                 pipeline_text=None):
         from tpx.compiler.compiler import compile_ttir
         try:
             from tpx.compiler import frontend
@@ -451,6 +465,7 @@ class JITFunction(KernelInterface):
         with _frontend_lock:
             ttir = frontend.compile_to_ttir(self, specs, compile_spec)
         return compile_ttir(ttir, target, num_warps, num_stages,
+                            pipeline_text=pipeline_text,
                             bounds_check=(target == "cpu" and
                                           cpu_bounds_check()))
 
