@@ -463,3 +463,35 @@ def test_cached_launches_take_the_generated_hot_path():
         assert len(calls) == 3
     finally:
         namespace["_tpx_cold"] = cold
+
+
+@triton.jit
+def desc_copy(in_desc, out_desc, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    tile = in_desc.load([pid * BLOCK])
+    out_desc.store([pid * BLOCK], tile)
+
+
+def test_tensor_descriptor_arguments():
+    from tpx.tools.tensor_descriptor import TensorDescriptor
+    x = np.arange(100, dtype=np.float32)
+    out = np.zeros_like(x)
+    d_in = TensorDescriptor(x, [100], [1], [32])
+    d_out = TensorDescriptor(out, [100], [1], [32])
+    specs = _specs(desc_copy, d_in, d_out, BLOCK=32)
+    assert specs[0] == ArgSpec("in_desc", "tensordesc<fp32[32]>",
+                               divisibility=16)
+    nan = TensorDescriptor(x, [100], [1], [32], padding="nan")
+    assert _specs(desc_copy, nan, d_out, BLOCK=32)[0] == \
+        ArgSpec("in_desc", "tensordesc<fp32[32],nan>", divisibility=16)
+    # any object with base/shape/strides/block_shape is a descriptor
+    import types
+    odd = types.SimpleNamespace(base=x[1:], shape=[99], strides=[1],
+                                block_shape=[32])
+    assert _specs(desc_copy, odd, d_out, BLOCK=32)[0] == \
+        ArgSpec("in_desc", "tensordesc<fp32[32]>")
+    odd.padding = "inf"
+    with pytest.raises(ValueError, match="padding is 'zero' or 'nan'"):
+        _specs(desc_copy, odd, d_out, BLOCK=32)
+    desc_copy[(4,)](d_in, d_out, BLOCK=32)
+    np.testing.assert_array_equal(out, x)

@@ -140,12 +140,13 @@ class _State:
         self.backend = backend
         self.binder = binder
         self.hot = binder.tpx_hot
-        self.fast = {}          # device -> {key: (kernel, launch)}
+        self.fast = {}          # (device, scope) -> {key: (kernel, launch)}
         self.stream = stream
         self.material = {}      # target -> cache-key material hash
+        from tpx.pipeline import _scope
         binder.tpx_namespace.update(
             _tpx_generation=generation, _tpx_fast=self.fast,
-            _tpx_stream=stream, _tpx_cold=cold)
+            _tpx_stream=stream, _tpx_cold=cold, _tpx_scope=_scope.get)
 
 
 class JITFunction(KernelInterface):

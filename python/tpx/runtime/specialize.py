@@ -13,9 +13,11 @@ Triton 3.6's rules, which decide what a kernel is compiled for:
   (same exceptions);
 * None is constexpr None; constexpr-wrapped values, strings, dtypes and
   other hashable non-numbers are constexprs;
-* a tensor descriptor (an object with base, shape, strides, block_shape)
-  is "tensordesc<dtype[b0, b1]>"; it is launched as its base pointer, its
-  shape (i32 each) and its strides (i64 each), in that order.
+* a tensor descriptor (an object with base, shape, strides, block_shape
+  and optionally padding) is "tensordesc<dtype[b0, b1]>" (",nan" before
+  ">" when padded with NaN), with divisibility 16 when its base is
+  16-byte aligned; it is launched as its base pointer, its shape (i32
+  each) and its strides (i64 each), in that order.
 
 Speed: `make_binder` generates, per kernel, one Python function with the
 kernel's own parameters (so Python binds positional/keyword/default
@@ -276,10 +278,14 @@ def make_generic(backend, where_of):
             raise ValueError("%s: a tensor descriptor needs as many shape, "
                              "stride and block entries (got %d, %d, %d)" %
                              (where, len(shape), len(strides), len(block)))
-        padding = getattr(desc, "padding", "zero")
+        padding = str(getattr(desc, "padding", "zero") or "zero")
+        if padding not in ("zero", "nan"):
+            raise ValueError("%s: a tensor descriptor's padding is 'zero' or "
+                             "'nan', got %r" % (where, padding))
         launch = pointer_of(base, where + " (the descriptor's base)", device)
-        key = ("desc", name, block, str(padding))
-        return key, None, (launch,) + shape + strides
+        align = (not address_of(launch) & 15) if mode == 0 else None
+        key = ("desc", name, block, padding)
+        return key, align, (launch,) + shape + strides
 
     return generic
 
@@ -316,8 +322,11 @@ def spec_from_key(name, kind, align, value):
             return ArgSpec(name, "constexpr", unwrap_constant(align))
         raise AssertionError("unknown key part %r" % (kind,))
     if type(kind) is tuple and kind[0] == "desc":
-        return ArgSpec(name, "tensordesc<%s[%s]>" % (
-            kind[1], ", ".join(str(b) for b in kind[2])))
+        # "tensordesc<fp16[64, 64]>", ",nan" before ">" for NaN padding;
+        # divisibility is the base pointer's.
+        return ArgSpec(name, "tensordesc<%s[%s]%s>" % (
+            kind[1], ", ".join(str(b) for b in kind[2]),
+            ",nan" if kind[3] == "nan" else ""), divisibility=divisibility)
     element = arguments.dtype_name(kind)   # a torch dtype
     if element is None:
         raise TypeError("argument '%s': tensors of element type %s cannot be "
@@ -338,8 +347,9 @@ def make_binder(fn, backend, get_device):
     binder.tpx_hot(grid, *args, **kwargs) is the whole launch of a cached
     kernel in one generated function (see the comment at its source); the
     runtime sets its globals (binder.tpx_namespace: _tpx_generation,
-    _tpx_fast, _tpx_stream, _tpx_cold) and until then it always takes
-    _tpx_cold.
+    _tpx_fast, _tpx_stream, _tpx_cold, _tpx_scope) and until then it always
+    takes _tpx_cold. _tpx_fast is keyed by (device, _tpx_scope()), the
+    pipeline extensions of the enclosing `with tpx.pipeline(...)` blocks.
     """
     params = fn.params
     names = [p.name for p in params]
@@ -451,7 +461,7 @@ def make_binder(fn, backend, get_device):
         "    if _tpx_options or _tpx_capi.state_generation != "
         "_tpx_generation:",
         "        return " + cold,
-        "    _tpx_f = _tpx_fast.get(_tpx_dev)",
+        "    _tpx_f = _tpx_fast.get((_tpx_dev, _tpx_scope()))",
         "    _tpx_e = _tpx_f.get(%s) if _tpx_f is not None else None" % key,
         "    if _tpx_e is None:",
         "        return " + cold,
@@ -487,7 +497,8 @@ def make_binder(fn, backend, get_device):
     # Until the runtime installs the real ones, the hot path always takes
     # the general path.
     namespace.update(_tpx_capi=_capi_module(), _tpx_generation=None,
-                     _tpx_fast={}, _tpx_stream=None, _tpx_cold=None)
+                     _tpx_fast={}, _tpx_stream=None, _tpx_cold=None,
+                     _tpx_scope=tuple)
     made = {}
     for kind, text in (("binder", binder_lines), ("hot", hot_lines)):
         source = "\n".join(text)
