@@ -495,3 +495,19 @@ def test_tensor_descriptor_arguments():
         _specs(desc_copy, odd, d_out, BLOCK=32)
     desc_copy[(4,)](d_in, d_out, BLOCK=32)
     np.testing.assert_array_equal(out, x)
+
+
+@triton.jit
+def oob_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offsets + n, tl.zeros((BLOCK,), tl.float32))
+
+
+def test_out_of_bounds_writes_are_launch_errors_on_the_cpu(monkeypatch):
+    """A wrong index must not write into the interpreter's memory."""
+    monkeypatch.delenv("TPX_CPU_BOUNDS_CHECK", raising=False)
+    x = np.ones(16, np.float32)
+    with pytest.raises(LaunchError, match="out-of-bounds write .* buffer "
+                       "argument 'x_ptr'"):
+        oob_kernel[(1,)](x, 1000, BLOCK=16)
+    assert (x == 1).all()
