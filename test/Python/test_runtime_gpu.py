@@ -194,7 +194,7 @@ def test_launch_overhead():
     lines.append("  of which key computation: %.2f us" %
                  ((time.perf_counter() - start) / n * 1e6))
     _, key, values, _, _ = binder(x, x, out, 1024, BLOCK=1024)
-    kernel, launch = state.fast[0][key]
+    kernel, launch = state.fast[(0, ())][key]
     stream = torch.cuda.current_stream().cuda_stream
     issue, _ = _per_launch(lambda: launch(1, 1, 1, values, stream, 0))
     lines.append("  of which the launcher (slots + cuLaunchKernel): %.2f us"
