@@ -131,7 +131,8 @@ def test_grid_forms(grid):
 
 @pytest.mark.parametrize("grid, error", [
     ((-1,), ValueError), ((1, 2, 3, 4), ValueError), ("x", TypeError),
-    ((1.5,), TypeError), (lambda m: None, TypeError)])
+    ((1.5,), TypeError), (lambda m: None, TypeError), ({}, TypeError),
+    ((1.0,), TypeError)])
 def test_bad_grids(grid, error):
     x, y, out = _arrays(100)
     with pytest.raises(error):
@@ -458,7 +459,7 @@ def test_cached_launches_take_the_generated_hot_path():
         np.testing.assert_array_equal(out, x + y)
         # the general path for what the hot path does not do
         add_kernel[(1,)](x, y, out, 64, BLOCK=64, enable_fp_fusion=1)
-        add_kernel[[1]](x, y, out, 64, BLOCK=64)                # a list
+        add_kernel[(np.int64(1),)](x, y, out, 64, BLOCK=64)    # numpy int
         add_kernel[(1,)](x, y, out, 64, BLOCK=32)               # a miss
         assert len(calls) == 3
     finally:

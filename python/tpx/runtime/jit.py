@@ -140,7 +140,7 @@ class _State:
     """What the hot path needs for the active driver, rebuilt when the
     compile configuration changes."""
     __slots__ = ("generation", "driver", "backend", "binder", "hot", "fast",
-                 "stream", "material")
+                 "stream", "material", "launchers")
 
     def __init__(self, generation, driver, backend, binder, stream, cold):
         self.generation = generation
@@ -151,6 +151,7 @@ class _State:
         self.fast = {}          # (device, scope) -> {key: (kernel, launch)}
         self.stream = stream
         self.material = {}      # target -> cache-key material hash
+        self.launchers = {}     # grid -> kernel[grid]'s launcher
         from tpx.pipeline import _scope
         binder.tpx_namespace.update(
             _tpx_generation=generation, _tpx_fast=self.fast,
@@ -229,8 +230,20 @@ class JITFunction(KernelInterface):
         specializes, looks up, evaluates the grid and launches in one
         function, and falls back to `_run` for anything else."""
         state = self._state
-        if state is None or state.generation != _capi.state_generation:
+        if state is None:
             state = self._refresh_state()
+        # (A stale state is fine: its hot path sees the generation change
+        # and takes the general path, which refreshes.)
+        launchers = state.launchers
+        if type(grid) is list:
+            grid = tuple(grid)
+        try:
+            launcher = launchers.get(grid)
+        except TypeError:           # unhashable: the launch reports it
+            launcher = launchers = None
+        # Only the very grid object: (1,) == (1.0,) == (np.int64(1),).
+        if launcher is not None and launcher.tpx_grid is grid:
+            return launcher
         hot = state.hot
         bind_error = self._bind_error
 
@@ -239,6 +252,14 @@ class JITFunction(KernelInterface):
                 return hot(grid, *args, **kwargs)
             except TypeError as e:
                 raise bind_error(e, args, kwargs) from None
+        # Launchers are kept per grid object (constant tuples in the
+        # caller's code, grid functions defined once): a hit saves making
+        # the closure. Grids made per call would fill it: it is bounded.
+        launcher.tpx_grid = grid
+        if launchers is not None:
+            if len(launchers) >= 256:
+                launchers.clear()
+            launchers[grid] = launcher
         return launcher
 
     # -- the hot path ---------------------------------------------------------
