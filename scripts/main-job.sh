@@ -1,23 +1,36 @@
 #!/usr/bin/env bash
-# The main job: a kernel that uses an op from a plugin dialect is compiled
-# with that plugin loaded through TRITON_PLUGIN_PATHS, run and checked.
+# The main job, two examples, each run on the GPU when there is one and on
+# the CPU otherwise, and checked:
 #
-# The kernel (examples/fused-fma/fused_fma.ttir) is TTIR as Triton prints
-# it, plus one `tpxex.fma` from the example dialect plugin
-# (plugins/examples/tpxex-dialect). The plugin's pipeline extension, selected
-# on the kernel by `tpx.pipeline = "tpxex-lowering"`, lowers that op inside
-# the ttir stage; the rest is tpx's own pipeline.
+# 1. A Triton-style Python kernel (examples/python/plugin_kernel.py) that
+#    calls the DSL op `scaled_add` of the example-scaled-add plugin and
+#    selects the example-evict-last pipeline extension of the
+#    example-eviction-policy plugin for itself, both plugins loaded through
+#    TRITON_PLUGIN_PATHS; it prints what the plugins changed.
+# 2. A TTIR kernel (examples/fused-fma/fused_fma.ttir): TTIR as Triton
+#    prints it, plus one `tpxex.fma` from the example dialect plugin
+#    (plugins/examples/tpxex-dialect), whose pipeline extension, selected on
+#    the kernel by `tpx.pipeline = "tpxex-lowering"`, lowers that op inside
+#    the ttir stage.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${TPX_BUILD_DIR:-$root/build}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-export TRITON_PLUGIN_PATHS=$build/plugins/TpxExampleTpxexDialect.so
-kernel=$root/examples/fused-fma/fused_fma.ttir
 # Debian's python3 has numpy here; elsewhere (a GPU box) take whichever has.
 python=/usr/bin/python3
 "$python" -c "import numpy" 2>/dev/null || python=python3
+
+echo "==== 1. a Python kernel with a plugin DSL op and a plugin pipeline extension"
+TRITON_PLUGIN_PATHS=$build/plugins/TpxExampleScaledAdd.so:$build/plugins/TpxExampleEvictionPolicy.so \
+  TPX_BUILD_DIR=$build PYTHONPATH=$root/python${PYTHONPATH:+:$PYTHONPATH} \
+  "$python" "$root/examples/python/plugin_kernel.py"
+
+echo
+echo "==== 2. a TTIR kernel with an op from a plugin dialect"
+export TRITON_PLUGIN_PATHS=$build/plugins/TpxExampleTpxexDialect.so
+kernel=$root/examples/fused-fma/fused_fma.ttir
 "$python" "$root/examples/fused-fma/make_case.py" "$work/case"
 
 # On the GPU when there is one (sm_90a through the CUDA driver), else on

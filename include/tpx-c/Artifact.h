@@ -2,7 +2,8 @@
 |*                                                                            *|
 |* tpxCompileKernel runs the whole pipeline of a target on TTIR text, through *|
 |* the on-disk compile cache, and returns an artifact: the binary plus its    *|
-|* metadata (kernel name, argument ABI, warps, shared memory, target).        *|
+|* metadata (kernel name, argument ABI, warps, shared memory, target) and    *|
+|* the IR after each stage.                                                   *|
 |* tpxLaunch runs an artifact over a 3-D grid; arguments are checked against *|
 |* the kernel's ABI and every failure comes back as an error message.         *|
 |*                                                                            *|
@@ -45,6 +46,16 @@ TPX_CAPI_EXPORTED char *tpxArtifactGetMetadata(const TpxArtifact *artifact);
 TPX_CAPI_EXPORTED const char *tpxArtifactGetKernelName(const TpxArtifact *a);
 TPX_CAPI_EXPORTED const void *tpxArtifactGetBinary(const TpxArtifact *a,
                                                    size_t *size);
+/* The IR after stage `stage` ("ttir", "ttgir", "llir", "ptx" on NVIDIA;  */
+/* "ttir", "llir" on the CPU) as text, NUL-terminated, with its length in   */
+/* *size (when not null); null if the artifact has no such stage. Binary    */
+/* stages (cubin, obj) are the binary only. Owned by the artifact.          */
+TPX_CAPI_EXPORTED const char *tpxArtifactGetStage(const TpxArtifact *artifact,
+                                                  const char *stage,
+                                                  size_t *size);
+/* The names of the artifact's text stages in pipeline order, comma-        */
+/* separated ("ttir,ttgir,llir,ptx"); free with tpxStringFree.              */
+TPX_CAPI_EXPORTED char *tpxArtifactGetStageNames(const TpxArtifact *artifact);
 /* 1 if the artifact came from the compile cache. */
 TPX_CAPI_EXPORTED int tpxArtifactWasCached(const TpxArtifact *artifact);
 

@@ -44,6 +44,11 @@ TPX_CAPI_EXPORTED TpxStatus tpxLoadPluginsFromEnv(char **error);
 TPX_CAPI_EXPORTED size_t tpxGetNumPlugins(void);
 /* The info struct of the i-th loaded plugin (load order), or null. */
 TPX_CAPI_EXPORTED const TpxPluginInfo *tpxGetPlugin(size_t index);
+/* The absolute path of the i-th loaded plugin's file, symbolic links      */
+/* resolved, or null. Owned by tpx, valid for the life of the process. A    */
+/* front end finds what the plugin ships beside its .so (e.g. its Python    */
+/* module) from it.                                                          */
+TPX_CAPI_EXPORTED const char *tpxGetPluginPath(size_t index);
 
 /*===--- DSL ops -----------------------------------------------------===*/
 
@@ -62,6 +67,28 @@ TPX_CAPI_EXPORTED TpxStatus tpxBuildDslOp(
     const char *name, const TpxBuildContext *where, const MlirValue *operands,
     size_t numOperands, const TpxKeywordArg *kwargs, size_t numKwargs,
     MlirValue *results, size_t maxResults, size_t *numResults, char **error);
+
+/* Builds DSL op `opName` as a function a front end can paste into its     */
+/* module and call: in a fresh context with every tpx and plugin dialect,   */
+/*                                                                            */
+/*   tt.func private @<functionName>(%a0: <operandTypes[0]>, ...)            */
+/*       -> (<the op's result types>) {                                      */
+/*     <the op, built by tpxBuildDslOp on %a0, %a1, ...>                      */
+/*     tt.return <its results>                                               */
+/*   }                                                                        */
+/*                                                                            */
+/* operandTypes are MLIR type texts ("tensor<1024xf32>", "f32",              */
+/* "!tt.ptr<f32>"); keywords are checked as for tpxBuildDslOp (TYPE values   */
+/* as text). `location` (may be null: unknown) is an MLIR location,           */
+/* `loc("k.py":12:8)`, given to every op built. On success *text holds the  */
+/* printed tt.func, with its locations, parseable inside a module (free with */
+/* tpxStringFree). Errors (unknown op, operand count, a type or location    */
+/* that does not parse, keywords, what the plugin reports, IR that does not  */
+/* verify) name the op.                                                       */
+TPX_CAPI_EXPORTED TpxStatus tpxBuildDslOpFunction(
+    const char *opName, const char *const *operandTypes, size_t numOperands,
+    const TpxKeywordArg *kwargs, size_t numKwargs, const char *functionName,
+    const char *location, char **text, char **error);
 
 /*===--- Pipeline selection ------------------------------------------===*/
 

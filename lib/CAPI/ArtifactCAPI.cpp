@@ -75,6 +75,27 @@ const void *tpxArtifactGetBinary(const TpxArtifact *artifact, size_t *size) {
   return artifact->artifact.binary.data();
 }
 
+const char *tpxArtifactGetStage(const TpxArtifact *artifact, const char *stage,
+                                size_t *size) {
+  if (!artifact || !stage)
+    return nullptr;
+  const StageText *found = artifact->artifact.findStage(stage);
+  if (!found)
+    return nullptr;
+  if (size)
+    *size = found->text.size();
+  return found->text.c_str();
+}
+
+char *tpxArtifactGetStageNames(const TpxArtifact *artifact) {
+  if (!artifact)
+    return nullptr;
+  std::string names;
+  for (const StageText &stage : artifact->artifact.stages)
+    names += (names.empty() ? "" : ",") + stage.stage;
+  return copyString(names);
+}
+
 int tpxArtifactWasCached(const TpxArtifact *artifact) {
   return artifact && artifact->cached;
 }

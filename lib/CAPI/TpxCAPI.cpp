@@ -9,6 +9,7 @@
 #include "tpx/Plugin/PluginCacheKey.h"
 #include "tpx/Plugin/PluginRegistry.h"
 #include "tpx/Registration/TpxRegistration.h"
+#include "tpx/Support/DiagnosticText.h"
 #include "tpx/Support/SourceNesting.h"
 #include "tpx/Target/Common/LLVMBackendGuard.h"
 
@@ -47,6 +48,12 @@ size_t tpxGetNumPlugins(void) { return getLoadedPlugins().size(); }
 const TpxPluginInfo *tpxGetPlugin(size_t index) {
   auto plugins = getLoadedPlugins();
   return index < plugins.size() ? plugins[index]->file.info : nullptr;
+}
+
+const char *tpxGetPluginPath(size_t index) {
+  auto plugins = getLoadedPlugins();
+  return index < plugins.size() ? plugins[index]->file.realPath.c_str()
+                                : nullptr;
 }
 
 size_t tpxGetNumDslOps(void) { return getPluginDslOps().size(); }
@@ -114,7 +121,8 @@ tpx::capi::parseSource(mlir::MLIRContext *context, const char *source) {
   std::string diagnostics;
   mlir::ScopedDiagnosticHandler handler(context, [&](mlir::Diagnostic &diag) {
     llvm::raw_string_ostream os(diagnostics);
-    os << diag.getLocation() << ": error: " << diag << "\n";
+    printDiagnostic(os, diag);
+    os << "\n";
     return mlir::success();
   });
   if (auto deep = findExcessiveNesting(source))

@@ -8,7 +8,17 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+const StageText *Artifact::findStage(llvm::StringRef name) const {
+  for (const StageText &stage : stages)
+    if (stage.stage == name)
+      return &stage;
+  return nullptr;
+}
+
 llvm::json::Value Artifact::metadataToJSON() const {
+  llvm::json::Array stageNames;
+  for (const StageText &stage : stages)
+    stageNames.push_back(stage.stage);
   return llvm::json::Object{
       {"target", target},
       {"signature", signature.toJSON()},
@@ -19,7 +29,8 @@ llvm::json::Value Artifact::metadataToJSON() const {
       {"entry_point", entryPoint},
       {"binary_sha256", sha256Hex(binary)},
       {"binary_bytes", static_cast<int64_t>(binary.size())},
-      {"cache_key", cacheKey}};
+      {"cache_key", cacheKey},
+      {"stages", std::move(stageNames)}};
 }
 
 llvm::Expected<Artifact> Artifact::fromParts(llvm::StringRef metadataJSON,

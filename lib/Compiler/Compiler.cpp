@@ -111,6 +111,7 @@ static std::string computeCacheKey(mlir::ModuleOp module,
   std::string material;
   llvm::raw_string_ostream os(material);
   os << "compiler=" << getCompilerIdentity() << "\n";
+  os << "cache_format=" << CompileCache::kFormatVersion << "\n";
   os << "target=" << options.target << "\n";
   if (options.target == "cpu")
     os << "cpu=" << getCPUTargetDescription() << "\n";
@@ -180,6 +181,7 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
 
   run.dumpDir = options.dumpDir;
   run.overrideDir = options.overrideDir;
+  run.keepStageTexts = true;
   auto output = runPipeline(*pipeline, module, run);
   if (!output)
     return output.takeError();
@@ -208,6 +210,7 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
           (*module)->getAttrOfType<mlir::IntegerAttr>(kSharedBytesAttr))
     artifact.sharedMemory = static_cast<unsigned>(shared.getInt());
   artifact.binary = std::move(output->output);
+  artifact.stages = std::move(output->stageTexts);
   // The NVIDIA entry is the kernel function under its PTX-safe name.
   artifact.entryPoint = *family == "cpu"
                             ? entryPoint

@@ -3,6 +3,7 @@
 #include "tpx/Dialect/TT/IR/TTOps.h"
 #include "tpx/Pipeline/TargetPipelines.h"
 #include "tpx/Plugin/PluginRegistry.h"
+#include "tpx/Support/DiagnosticText.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -156,7 +157,8 @@ llvm::Error tpx::checkTargetOpSupport(ModuleOp module, llvm::StringRef target,
     if (violations > 8)
       return success();
     llvm::raw_string_ostream os(messages);
-    os << "\n" << diag.getLocation() << ": error: " << diag;
+    os << "\n";
+    printDiagnostic(os, diag);
     return success();
   });
   module->walk([&](Operation *op) {

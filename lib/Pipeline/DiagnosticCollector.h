@@ -8,6 +8,8 @@
 #ifndef TPX_LIB_PIPELINE_DIAGNOSTICCOLLECTOR_H
 #define TPX_LIB_PIPELINE_DIAGNOSTICCOLLECTOR_H
 
+#include "tpx/Support/DiagnosticText.h"
+
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 
@@ -24,21 +26,7 @@ public:
           llvm::raw_string_ostream os(text);
           if (!text.empty())
             os << "\n";
-          os << diag.getLocation() << ": ";
-          switch (diag.getSeverity()) {
-          case mlir::DiagnosticSeverity::Error:
-            os << "error: ";
-            break;
-          case mlir::DiagnosticSeverity::Warning:
-            os << "warning: ";
-            break;
-          default:
-            os << "note: ";
-            break;
-          }
-          os << diag;
-          for (mlir::Diagnostic &note : diag.getNotes())
-            os << "\n" << note.getLocation() << ": note: " << note;
+          printDiagnostic(os, diag);
           return mlir::success();
         }) {}
   const std::string &str() const { return text; }

@@ -143,6 +143,8 @@ tpx::runPipeline(const Pipeline &pipeline,
       }
       result.output = printModule(*module, options.printDebugInfo);
       result.isBinary = false;
+      if (options.keepStageTexts)
+        result.stageTexts.push_back({stage.name, result.output});
       if (Error error = dumpStage(options, fileName, result.output))
         return std::move(error);
     } else {
@@ -172,6 +174,8 @@ tpx::runPipeline(const Pipeline &pipeline,
       result.output = std::move(*bytes);
       result.isBinary = true;
       haveBytes = true;
+      if (options.keepStageTexts && emitter->producesText())
+        result.stageTexts.push_back({stage.name, result.output});
       if (Error error = dumpStage(options, fileName, result.output))
         return std::move(error);
     }

@@ -245,9 +245,13 @@ tpx::openPlugin(StringRef path, const PluginWarningHandler &warn) {
       return prefixed(std::move(error));
     plugin.contentHash = sha256Hex(bytes);
   }
+  // Front ends find what a plugin ships beside it from this path
+  // (tpxGetPluginPath), so it is absolute even if resolving links fails.
   llvm::SmallString<256> realPath;
-  if (llvm::sys::fs::real_path(path, realPath))
+  if (llvm::sys::fs::real_path(path, realPath)) {
     realPath = path;
+    llvm::sys::fs::make_absolute(realPath);
+  }
   plugin.realPath = std::string(realPath);
 
   // Broken code (which no check of the file can see) crashes a throwaway

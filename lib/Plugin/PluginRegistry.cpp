@@ -5,6 +5,7 @@
 #include "tpx/Registration/TpxRegistration.h"
 
 #include "PluginCrashGuard.h"
+#include "PluginDialectInlining.h"
 #include "PluginPass.h"
 #include "PluginPipelineEditor.h"
 
@@ -288,6 +289,12 @@ void tpx::appendPluginDialects(mlir::DialectRegistry &registry) {
   std::lock_guard<std::recursive_mutex> lock(state.mutex);
   state.dialects.appendTo(registry);
   addMissingDialectHint(registry);
+  addPluginDialectInlining(registry, [](StringRef dialect) {
+    RegistryState &state = getState();
+    std::lock_guard<std::recursive_mutex> lock(state.mutex);
+    auto owner = state.dialectOwners.find(dialect);
+    return owner != state.dialectOwners.end() && owner->second != "tpx";
+  });
 }
 
 std::vector<PluginDslOp> tpx::getPluginDslOps() {

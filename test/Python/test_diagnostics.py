@@ -237,3 +237,24 @@ def test_invalid_ir_mismatched_types():
 
 def test_a_valid_kernel_compiles():
     assert _compile(_ttir()) is None
+
+
+def test_launch_shows_the_source_line_of_a_failing_pass():
+    # The whole path a user takes: kernel[grid](...) with a hook whose pass
+    # fails; the runtime routes the compiler's message through diagnostics.
+    def hook(pipeline, kernel_name, target):
+        pipeline.insert_after(
+            "ttir", "cse", "tt.func(tt-example-eviction-policy{policy=bogus})")
+
+    x = np.zeros(16, np.float32)
+    tpx.set_pipeline_hook(hook)
+    try:
+        with pytest.raises(CompilationError) as e:
+            kernel[(1,)](x, x.copy(), BLOCK=16)
+    finally:
+        tpx.unset_pipeline_hook()
+    assert _lines(e.value)[1:3] == [
+        "%s:%d:1: error: pass 'tt-example-eviction-policy' of plugin "
+        "'example-eviction-policy' failed on tt.func @kernel: %s" % (
+            __file__, DEF_LINE, POLICY_ERROR),
+        "    " + DEF_SOURCE]

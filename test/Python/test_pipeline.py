@@ -413,7 +413,7 @@ def test_resolved_text_is_what_compiles():
     assert "evict_last" not in ir and "tt.assert" not in ir
 
 
-# -- through the runtime -----------------------------------------------------------
+# -- through the runtime ------------------------------------------------------
 
 def test_runtime_compiles_a_selected_kernel_once(monkeypatch):
     torch = pytest.importorskip("torch")

@@ -55,6 +55,61 @@ TEST(CompileCache, DamagedBinaryIsDetected) {
       << why;
 }
 
+/// Overwrites `<dir>/<key>/<file>` with `text`.
+void overwrite(const std::string &dir, llvm::StringRef key,
+               llvm::StringRef file, llvm::StringRef text) {
+  llvm::SmallString<128> path(dir);
+  llvm::sys::path::append(path, key, file);
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  os << text;
+}
+
+TEST(CompileCache, KeepsTheStageTexts) {
+  ScopedCacheDir dir;
+  CompileCache cache(dir.str());
+  Artifact artifact = makeArtifact("bin");
+  artifact.stages = {{"ttir", "module {}\n"}, {"llir", std::string(5000, 'x')}};
+  ASSERT_FALSE(static_cast<bool>(cache.store("key", artifact)));
+  std::optional<Artifact> found = cache.lookup("key");
+  ASSERT_TRUE(found);
+  ASSERT_EQ(found->stages.size(), 2u);
+  EXPECT_EQ(found->stages[0].stage, "ttir");
+  EXPECT_EQ(found->stages[0].text, "module {}\n");
+  EXPECT_EQ(found->stages[1].stage, "llir");
+  EXPECT_EQ(found->stages[1].text, std::string(5000, 'x'));
+  ASSERT_NE(found->findStage("llir"), nullptr);
+  EXPECT_EQ(found->findStage("obj"), nullptr);
+
+  // A damaged or missing stage file makes the entry missing.
+  overwrite(dir.str(), "key", "stage1", "short");
+  std::string why;
+  EXPECT_FALSE(cache.lookup("key", &why));
+  EXPECT_EQ(why, "damaged entry: the text of stage 'llir' does not match its "
+                 "recorded hash");
+  ASSERT_FALSE(static_cast<bool>(cache.store("key", artifact)));
+  llvm::SmallString<128> stage0(dir.str());
+  llvm::sys::path::append(stage0, "key", "stage0");
+  llvm::sys::fs::remove(stage0);
+  EXPECT_FALSE(cache.lookup("key", &why));
+  EXPECT_EQ(why, "damaged entry: stage 'ttir': No such file or directory");
+}
+
+TEST(CompileCache, EntriesOfAnotherFormatAreMissing) {
+  ScopedCacheDir dir;
+  CompileCache cache(dir.str());
+  ASSERT_FALSE(static_cast<bool>(cache.store("key", makeArtifact("bin"))));
+  // What format 1 wrote: the metadata alone, no format or stage files.
+  std::string metadata;
+  llvm::raw_string_ostream os(metadata);
+  os << makeArtifact("bin").metadataToJSON();
+  overwrite(dir.str(), "key", "artifact.json", metadata);
+  std::string why;
+  EXPECT_FALSE(cache.lookup("key", &why));
+  EXPECT_EQ(why, "damaged entry: entry of cache format 1, this tpx uses format "
+                 "2");
+}
+
 TEST(CompileCache, CorruptEntryIsRebuiltByTheCompiler) {
   ScopedCacheDir dir;
   TpxKernelOptions options = {};

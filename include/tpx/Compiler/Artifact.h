@@ -3,8 +3,10 @@
 #define TPX_COMPILER_ARTIFACT_H
 
 #include "tpx/Compiler/KernelSignature.h"
+#include "tpx/Pipeline/StageText.h"
 
 #include <string>
+#include <vector>
 
 namespace tpx {
 
@@ -23,14 +25,23 @@ struct Artifact {
   std::string entryPoint;
   /// The object file / cubin / hsaco.
   std::string binary;
+  /// The IR after each stage that produces text, in pipeline order: `ttir`,
+  /// `ttgir`, `llir`, `ptx` (NVIDIA), `ttir`, `llir` (CPU). Binary stages
+  /// are only `binary`. The compile cache stores them with the binary.
+  std::vector<StageText> stages;
   /// The cache key the artifact was built under (empty if uncached).
   std::string cacheKey;
 
-  /// Metadata (everything but the binary) as JSON; includes the binary's
-  /// SHA-256 so that a damaged copy is detected on load.
+  /// The text of stage `name`, or null if the artifact has none.
+  const StageText *findStage(llvm::StringRef name) const;
+
+  /// Metadata (everything but the binary and the stage texts, which it
+  /// names) as JSON; includes the binary's SHA-256 so that a damaged copy
+  /// is detected on load.
   llvm::json::Value metadataToJSON() const;
-  /// Rebuilds an artifact from metadata and binary; an error if the binary
-  /// does not match the recorded hash or the metadata is malformed.
+  /// Rebuilds an artifact (without stage texts) from metadata and binary;
+  /// an error if the binary does not match the recorded hash or the
+  /// metadata is malformed.
   static llvm::Expected<Artifact> fromParts(llvm::StringRef metadataJSON,
                                             std::string binary);
 };

@@ -1,10 +1,14 @@
 //===- CompileCache.h - the on-disk, content-addressed cache ----*- C++ -*-===//
 //
 // Entries live in `$TPX_CACHE_DIR` (default `~/.cache/tpx`) as
-// `<key>/artifact.json` + `<key>/binary`, written to temporary files and
-// renamed into place, so readers never see a partial entry. An entry whose
-// binary does not match its recorded hash is treated as missing (and is
-// rebuilt and rewritten by the compiler).
+// `<key>/artifact.json`, `<key>/binary` and one `<key>/stage<N>` per stage
+// text (the IR after each stage), each written to a temporary file and
+// renamed into place, artifact.json last, so readers never see a partial
+// entry. artifact.json holds the metadata plus what only the cache needs:
+// the format version and each stage file's xxh3 hash. An entry whose
+// binary or stage files do not match their recorded hashes, or that another
+// format wrote, is treated as missing (and is rebuilt and rewritten by the
+// compiler).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TPX_COMPILER_COMPILECACHE_H
@@ -18,6 +22,10 @@ namespace tpx {
 
 class CompileCache {
 public:
+  /// The layout of an entry; part of every cache key, and recorded in the
+  /// entry. 2: stage texts.
+  static constexpr unsigned kFormatVersion = 2;
+
   /// The cache in `directory`, or the default one when empty.
   explicit CompileCache(std::string directory = "");
 

@@ -12,11 +12,13 @@
 #define TPX_PIPELINE_PIPELINERUNNER_H
 
 #include "tpx/Pipeline/Pipeline.h"
+#include "tpx/Pipeline/StageText.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
 #include <functional>
+#include <vector>
 
 namespace tpx {
 
@@ -40,6 +42,10 @@ struct RunOptions {
   std::string reproducerDir;
   /// False: no reproducers, and plugin stages keep the context's threading.
   bool crashReproducers = true;
+  /// Keep the text output of every stage that produces text (MLIR stages,
+  /// and Emit stages such as `ptx`) in RunResult::stageTexts. The MLIR text
+  /// is printed after every stage anyway; keeping it costs one copy.
+  bool keepStageTexts = false;
   /// Checks an MLIR override of stage `stage` before it replaces that
   /// stage's output (the driver checks it against what the target accepts).
   std::function<llvm::Error(llvm::StringRef stage, mlir::ModuleOp)>
@@ -52,6 +58,9 @@ struct RunResult {
   /// Its output: the printed module for an MLIR stage, bytes otherwise.
   std::string output;
   bool isBinary = false;
+  /// With RunOptions::keepStageTexts: each text stage's output, in order
+  /// (after any override). Binary stages (cubin, obj) are not included.
+  std::vector<StageText> stageTexts;
 };
 
 /// The name used for dump and override files: the first public function

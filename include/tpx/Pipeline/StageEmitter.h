@@ -36,6 +36,9 @@ public:
   virtual ~StageEmitter();
   /// Produces the stage's bytes, or an error naming what failed.
   virtual llvm::Expected<std::string> emit(const EmitterInput &input) = 0;
+  /// Whether the bytes are text (PTX, assembly) rather than a binary; text
+  /// is kept in artifacts as the stage's IR.
+  virtual bool producesText() const { return false; }
 };
 
 /// Registers the emitter of `stage` for a target family (`cpu`, `nvidia`,

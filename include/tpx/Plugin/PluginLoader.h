@@ -30,7 +30,8 @@ using PluginWarningHandler = std::function<void(const std::string &)>;
 void printPluginWarning(const std::string &message);
 
 struct OpenedPlugin {
-  /// The path as given and its canonical form (the identity of the file).
+  /// The path as given and its canonical form (absolute, links resolved:
+  /// the identity of the file).
   std::string path;
   std::string realPath;
   /// SHA-256 of the file's bytes (from the one bounded read that the checks

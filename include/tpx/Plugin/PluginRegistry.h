@@ -57,7 +57,9 @@ std::vector<const LoadedPlugin *> getLoadedPlugins();
 const LoadedPlugin *findPluginOfPass(llvm::StringRef argument);
 
 /// Adds every plugin dialect to `registry` (tools call this before creating
-/// their context, after loading plugins), and the missing-dialect hint.
+/// their context, after loading plugins), the missing-dialect hint, and an
+/// inliner interface for plugin dialects that declare none (their ops are
+/// legal to inline; PluginDialectInlining.cpp says why).
 void appendPluginDialects(mlir::DialectRegistry &registry);
 
 /// Makes contexts made from `registry` amend MLIR's "unregistered dialect"

@@ -14,6 +14,7 @@ struct PTXStageEmitter : public StageEmitter {
   llvm::Expected<std::string> emit(const EmitterInput &input) override {
     return emitPTX(input.module, input.target);
   }
+  bool producesText() const override { return true; }
 };
 
 /// The ptx stage's text -> cubin.

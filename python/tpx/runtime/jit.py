@@ -34,7 +34,7 @@ import threading
 
 from tpx import _capi
 from tpx.compiler.spec import CompileSpec
-from tpx.errors import CompilationError, TpxError
+from tpx.errors import CompilationError, OutOfResources, TpxError
 
 
 def _scoped_selection():
@@ -494,10 +494,19 @@ class JITFunction(KernelInterface):
                                    num_stages=num_stages, debug=debug)
         with _frontend_lock:
             ttir = frontend.compile_to_ttir(self, specs, compile_spec)
-        return compile_ttir(ttir, target, num_warps, num_stages,
-                            pipeline_text=pipeline_text,
-                            bounds_check=(target == "cpu" and
-                                          cpu_bounds_check()))
+        try:
+            return compile_ttir(ttir, target, num_warps, num_stages,
+                                pipeline_text=pipeline_text,
+                                bounds_check=(target == "cpu" and
+                                              cpu_bounds_check()))
+        except OutOfResources:
+            raise
+        except CompilationError as e:
+            # The compiler's diagnostics carry the kernel's Python
+            # locations: show the source line under each of them.
+            from tpx import diagnostics
+            raise diagnostics.from_compiler_message(str(e), ttir, self) \
+                from None
 
     def _selection(self, specs, values, kernel):
         """Where each kernel argument comes from in the launch values."""
