@@ -129,7 +129,9 @@ def test_configs_compile_in_parallel_before_benchmarking(monkeypatch):
     add[_grid](x, x, np.zeros_like(x), 128)
     kinds = [e[0] for e in events]
     assert kinds == ["compile"] * 3 + ["bench"] * 3
-    assert len({e[1] for e in events[:3]}) >= 2   # more than one thread
+    # (which threads ran them depends on timing: compiles may come from the
+    # on-disk cache faster than the pool starts its threads)
+    assert threading.get_ident() not in {e[1] for e in events[:3]}
 
 
 def test_out_of_resources_configs_are_skipped():

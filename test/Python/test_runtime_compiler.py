@@ -32,9 +32,8 @@ def test_compile_metadata_and_asm():
     assert md.shared == 0
     assert [a["name"] for a in md.signature["args"]] == [
         "x_ptr", "y_ptr", "z_ptr", "n"]
-    # asm["ttir"] is the IR after the ttir stage, as Triton's is.
+    assert k.asm["source"] == VADD.ttir
     assert "tt.func public @vadd" in k.asm["ttir"]
-    assert k.asm["ttir"] != VADD.ttir and "llvm.func" in k.asm["llir"]
     assert k.asm["obj"][:4] == b"\x7fELF" and k.asm["obj"] == k.binary
     assert isinstance(k.n_regs, int) and isinstance(k.n_spills, int)
     with pytest.raises(AttributeError, match="no field 'nope'"):
@@ -203,4 +202,11 @@ def test_out_of_resources_from_ptxas_message():
 
 def test_stages_when_the_library_has_them():
     k = compile_ttir(VADD.ttir, "cpu")
-    assert "llir" in k.asm or len(k.asm) > 2
+    assert set(k.asm) == {"source", "ttir", "llir", "obj"}
+    assert "llvm.func" in k.asm["llir"]
+    # the ttir stage's output, printed in the dialect's own syntax
+    assert k.asm["ttir"] != VADD.ttir and "tt.load" in k.asm["ttir"]
+    if _have_ptxas():
+        k = compile_ttir(VADD.ttir, "sm_90a")
+        assert {"ttir", "ttgir", "llir", "ptx", "cubin"} <= set(k.asm)
+        assert ".entry vadd" in k.asm["ptx"]

@@ -194,9 +194,9 @@ def test_launch_overhead():
     lines.append("  of which key computation: %.2f us" %
                  ((time.perf_counter() - start) / n * 1e6))
     _, key, values, _, _ = binder(x, x, out, 1024, BLOCK=1024)
-    kernel, launch = state.fast[0][key]
+    kernel, launch = state.fast[(0, ())][key]
     stream = torch.cuda.current_stream().cuda_stream
-    issue, _ = _per_launch(lambda: launch(1, 1, 1, values, stream))
+    issue, _ = _per_launch(lambda: launch(1, 1, 1, values, stream, 0))
     lines.append("  of which the launcher (slots + cuLaunchKernel): %.2f us"
                  % issue)
     issue, _ = _per_launch(lambda: torch.add(x, x, out=out))
@@ -218,3 +218,48 @@ def test_launch_overhead():
     except ImportError:
         lines.append("stock Triton not installed")
     print("\n  " + "\n  ".join(lines))
+
+
+def test_launch_from_a_fresh_thread():
+    """A new thread has no current CUDA context until something sets one:
+    the fast path's launch fails there and is redone after making the
+    device's primary context current."""
+    import threading
+    n = 4096
+    x = torch.rand(n, device="cuda")
+    out = torch.zeros_like(x)
+    add_kernel[_grid](x, x, out, n, BLOCK=1024)       # loaded, cached
+    torch.cuda.synchronize()
+    out.zero_()
+    torch.cuda.synchronize()
+    errors = []
+
+    def work():
+        try:
+            add_kernel[_grid](x, x, out, n, BLOCK=1024)
+            cuda.synchronize()
+        except Exception as e:
+            errors.append(e)
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    assert errors == []
+    torch.cuda.synchronize()
+    assert torch.equal(out, 2 * x)
+
+
+def test_concurrent_launches_on_the_gpu():
+    import concurrent.futures
+    n = 1 << 16
+    x = torch.rand(n, device="cuda")
+    outs = [torch.zeros_like(x) for _ in range(16)]
+    add_kernel[_grid](x, x, outs[0], n, BLOCK=1024)
+    torch.cuda.synchronize()
+
+    def one(out):
+        for _ in range(50):
+            add_kernel[_grid](x, x, out, n, BLOCK=1024)
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        list(pool.map(one, outs))
+    torch.cuda.synchronize()
+    assert all(torch.equal(o, 2 * x) for o in outs)

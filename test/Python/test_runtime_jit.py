@@ -131,7 +131,8 @@ def test_grid_forms(grid):
 
 @pytest.mark.parametrize("grid, error", [
     ((-1,), ValueError), ((1, 2, 3, 4), ValueError), ("x", TypeError),
-    ((1.5,), TypeError), (lambda m: None, TypeError)])
+    ((1.5,), TypeError), (lambda m: None, TypeError), ({}, TypeError),
+    ((1.0,), TypeError)])
 def test_bad_grids(grid, error):
     x, y, out = _arrays(100)
     with pytest.raises(error):
@@ -436,3 +437,78 @@ def test_numpy_dtype_keys_do_not_collide_with_markers():
     a8 = np.zeros(16, np.int8)
     k8 = dns_kernel.specialization_key(a8, 3, 5, BLOCK=16)[1]
     assert all(not isinstance(part, np.dtype) for part in k8)
+
+
+def test_cached_launches_take_the_generated_hot_path():
+    x, y, out = _arrays(64)
+    add_kernel[(1,)](x, y, out, 64, BLOCK=64)
+    namespace = add_kernel._state.binder.tpx_namespace
+    cold = namespace["_tpx_cold"]
+    calls = []
+
+    def counting(*a):
+        calls.append(a)
+        return cold(*a)
+    namespace["_tpx_cold"] = counting
+    try:
+        out[:] = 0
+        k = add_kernel[(1,)](x, y, out, 64, BLOCK=64)
+        add_kernel[lambda meta: (1,)](x, y, out, 64, BLOCK=64)
+        add_kernel[(1, 1, 1)](x, y, out, n=64, BLOCK=64)
+        assert calls == [] and isinstance(k, CompiledKernel)
+        np.testing.assert_array_equal(out, x + y)
+        # the general path for what the hot path does not do
+        add_kernel[(1,)](x, y, out, 64, BLOCK=64, enable_fp_fusion=1)
+        add_kernel[(np.int64(1),)](x, y, out, 64, BLOCK=64)    # numpy int
+        add_kernel[(1,)](x, y, out, 64, BLOCK=32)               # a miss
+        assert len(calls) == 3
+    finally:
+        namespace["_tpx_cold"] = cold
+
+
+@triton.jit
+def desc_copy(in_desc, out_desc, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    tile = in_desc.load([pid * BLOCK])
+    out_desc.store([pid * BLOCK], tile)
+
+
+def test_tensor_descriptor_arguments():
+    from tpx.tools.tensor_descriptor import TensorDescriptor
+    x = np.arange(100, dtype=np.float32)
+    out = np.zeros_like(x)
+    d_in = TensorDescriptor(x, [100], [1], [32])
+    d_out = TensorDescriptor(out, [100], [1], [32])
+    specs = _specs(desc_copy, d_in, d_out, BLOCK=32)
+    assert specs[0] == ArgSpec("in_desc", "tensordesc<fp32[32]>",
+                               divisibility=16)
+    nan = TensorDescriptor(x, [100], [1], [32], padding="nan")
+    assert _specs(desc_copy, nan, d_out, BLOCK=32)[0] == \
+        ArgSpec("in_desc", "tensordesc<fp32[32],nan>", divisibility=16)
+    # any object with base/shape/strides/block_shape is a descriptor
+    import types
+    odd = types.SimpleNamespace(base=x[1:], shape=[99], strides=[1],
+                                block_shape=[32])
+    assert _specs(desc_copy, odd, d_out, BLOCK=32)[0] == \
+        ArgSpec("in_desc", "tensordesc<fp32[32]>")
+    odd.padding = "inf"
+    with pytest.raises(ValueError, match="padding is 'zero' or 'nan'"):
+        _specs(desc_copy, odd, d_out, BLOCK=32)
+    desc_copy[(4,)](d_in, d_out, BLOCK=32)
+    np.testing.assert_array_equal(out, x)
+
+
+@triton.jit
+def oob_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offsets + n, tl.zeros((BLOCK,), tl.float32))
+
+
+def test_out_of_bounds_writes_are_launch_errors_on_the_cpu(monkeypatch):
+    """A wrong index must not write into the interpreter's memory."""
+    monkeypatch.delenv("TPX_CPU_BOUNDS_CHECK", raising=False)
+    x = np.ones(16, np.float32)
+    with pytest.raises(LaunchError, match="out-of-bounds write .* buffer "
+                       "argument 'x_ptr'"):
+        oob_kernel[(1,)](x, 1000, BLOCK=16)
+    assert (x == 1).all()

@@ -175,7 +175,7 @@ cupy.cuda.Device().synchronize()
 assert bool((z == x + y).all())
 print("ok", driver.active.get_active_torch_device())
 """
-    path = os.path.join(runtime_corpus.CORPUS, "vadd_f32", "kernel.ttir")
+    path = os.path.join(runtime_corpus.load("vadd_f32").dir, "kernel.ttir")
     env = dict(os.environ, PYTHONPATH=PYTHON_DIR)
     result = subprocess.run([sys.executable, "-c", code, path], env=env,
                             capture_output=True, text=True, timeout=300)

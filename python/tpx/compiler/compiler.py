@@ -201,8 +201,10 @@ class CompiledKernel:
     Attributes (Triton's names where Triton has them):
       metadata   KernelMetadata: name, num_warps, num_stages, shared,
                  target, entry_point, block_threads, signature, hash, ...
-      asm        {"ttir": input text, <stage>: text per stage when the
-                 library offers tpxArtifactGetStage, "cubin"/"obj": bytes}
+      asm        {"source": the input text, "ttir": the ttir stage's output
+                 (the input text with a library without stages), one text
+                 per further stage ("ttgir", "llir", "ptx"), "cubin"/"obj":
+                 bytes}
       name       the kernel's name
       n_regs, n_spills   registers per thread and spilled registers, from
                  the metadata when the compiler reports them, else (CUDA)
@@ -230,7 +232,10 @@ class CompiledKernel:
             else b""
         self.cached = bool(lib.tpxArtifactWasCached(handle))
         self.name = self.metadata.name
-        self.asm = {"ttir": ttir_text}
+        # "ttir" is replaced by the ttir stage's output when the library
+        # reports stages (Triton's asm["ttir"] is its TTIR after its ttir
+        # passes too); "source" is always the text that was compiled.
+        self.asm = {"source": ttir_text, "ttir": ttir_text}
         self._read_stages(lib)
         self.asm[binary_kind(self.metadata.target)] = self.binary
         self.signature = self.metadata.signature.get("args", [])

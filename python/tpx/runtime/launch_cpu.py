@@ -220,7 +220,7 @@ class CPULauncher:
     # -- the JIT's fast path -----------------------------------------------
 
     def runner(self, selection):
-        """A function run(gx, gy, gz, values, stream) for the JIT.
+        """A function run(gx, gy, gz, values, stream, device) for the JIT.
 
         `selection[j]` says where kernel argument j comes from in `values`:
         an index, or (index, sub-index) for one part of an argument that
@@ -232,7 +232,7 @@ class CPULauncher:
                 "kernel '%s' takes %d arguments but the runtime selected %d "
                 "(the front end's TTIR and the specialization disagree)" %
                 (self.name, len(self.kinds), len(selection)))
-        lines = ["def run(gx, gy, gz, values, stream=None):",
+        lines = ["def run(gx, gy, gz, values, stream=None, device=0):",
                  "    if not gx * gy * gz:",
                  "        return",
                  "    if not acquire(False):",

@@ -17,12 +17,15 @@ naming the argument. Scalars are Python ints/floats/bools.
 
 Speed: every kernel argument has a fixed 8-byte slot in one ctypes array
 and the `void *kernelParams[]` array pointing at the slots is built once;
-a launch writes only the slots (through typed views), asks for the current
-context (one ctypes call, so modules stay right when programs switch
-contexts) and calls cuLaunchKernel with prebuilt ctypes objects. The JIT
-(`runner`) gets a generated function doing exactly that and nothing else.
-A concurrent launch of the same kernel from another thread packs into
-fresh arrays instead of waiting.
+a launch writes only the slots (through typed views) and calls
+cuLaunchKernel with prebuilt ctypes objects. The JIT (`runner`) gets a
+generated function doing exactly that and nothing else: it takes the
+function loaded in the device's primary context (the one torch uses)
+without asking the driver for the current context; if the thread's
+current context is another one, the launch fails with an invalid
+handle/context and is redone through the general path, which loads the
+module into whatever context is current. A concurrent launch of the same
+kernel from another thread packs into fresh arrays instead of waiting.
 
 One-thread-path kernels call the device `malloc`; for those the launcher
 raises CU_LIMIT_MALLOC_HEAP_SIZE to $TPX_CUDA_HEAP_MB MiB (default 4096) in
@@ -177,6 +180,8 @@ class CUDALauncher:
             "argument %d '%s' of kernel '%s'" % (i, a.get("name"), self.name)
             for i, a in enumerate(kernel.signature)]
         self._functions = {}          # context -> CUfunction (c_void_p)
+        self._by_device = {}          # device -> CUfunction in its primary
+        #                               context
         self._load_lock = threading.Lock()
         self._lock = threading.Lock()
         self._ctx = ctypes.c_void_p()
@@ -250,6 +255,8 @@ class CUDALauncher:
             self.kernel._driver_spills = (local // 4) if local else 0
             self.kernel.function = function.value
             self._functions[ctx] = function
+            if ctx == cuda.primary_context(device):
+                self._by_device[device] = function
             return function
 
     def _func_attribute(self, function, attribute):
@@ -303,8 +310,9 @@ class CUDALauncher:
             stream = _current_stream(device)
         self.launch_values(gx, gy, gz, values, stream)
 
-    def launch_values(self, gx, gy, gz, values, stream=0):
-        """Launches with converted values (one per kernel argument)."""
+    def launch_values(self, gx, gy, gz, values, stream=0, device=None):
+        """Launches with converted values (one per kernel argument), in the
+        thread's current context."""
         if not gx * gy * gz:
             return
         if self._lock.acquire(False):
@@ -360,7 +368,7 @@ class CUDALauncher:
     # -- the JIT's fast path -----------------------------------------------
 
     def runner(self, selection):
-        """A function run(gx, gy, gz, values, stream) for the JIT.
+        """A function run(gx, gy, gz, values, stream, device) for the JIT.
 
         `selection[j]` says where kernel argument j comes from in `values`:
         an index, or (index, sub-index) for one part of an argument that
@@ -375,18 +383,17 @@ class CUDALauncher:
         namespace = {
             "acquire": self._lock.acquire, "release": self._lock.release,
             "slow": self.launch_values, "pick": _picker(selection),
-            "cu_ctx": self._cu_ctx, "ctx_ref": self._ctx_ref,
-            "ctx": self._ctx, "functions": self._functions,
-            "load": self._load, "cu_launch": self._cu_launch,
+            "by_device": self._by_device, "cu_launch": self._cu_launch,
             "block": self.block, "shared": self.shared,
             "stream_slot": self._stream, "params": self._params,
             "fail": self._fail, "ArgumentError": ctypes.ArgumentError,
-            "call": self._call,
+            "call": self._call, "retry": _RETRY,
         }
-        lines = ["def run(gx, gy, gz, values, stream):",
+        lines = ["def run(gx, gy, gz, values, stream, device):",
                  "    if not gx * gy * gz:",
                  "        return",
-                 "    if not acquire(False):",
+                 "    f = by_device.get(device)",
+                 "    if f is None or not acquire(False):",
                  "        return slow(gx, gy, gz, pick(values), stream)",
                  "    try:"]
         for j, source in enumerate(selection):
@@ -401,10 +408,6 @@ class CUDALauncher:
                 lines.append("        s%d.value = %s" % (j, ref))
         lines += [
             "        stream_slot.value = stream",
-            "        cu_ctx(ctx_ref)",
-            "        f = functions.get(ctx.value)",
-            "        if f is None:",
-            "            f = load()",
             "        try:",
             "            r = cu_launch(f, gx, gy, gz, block, 1, 1, shared,",
             "                          stream_slot, params, None)",
@@ -413,11 +416,19 @@ class CUDALauncher:
             "    finally:",
             "        release()",
             "    if r:",
+            "        if r in retry:",
+            "            return slow(gx, gy, gz, pick(values), stream)",
             "        fail(r, gx, gy, gz)",
         ]
         exec(compile("\n".join(lines), "<tpx cuda launcher %s>" % self.name,
                      "exec"), namespace)
         return namespace["run"]
+
+
+# Results of launching a function of another context: redo the launch
+# through the current context.
+_RETRY = frozenset((cuda.ERROR_INVALID_HANDLE, cuda.ERROR_INVALID_CONTEXT,
+                    cuda.ERROR_CONTEXT_IS_DESTROYED))
 
 
 def _picker(selection):

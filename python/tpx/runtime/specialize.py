@@ -13,9 +13,11 @@ Triton 3.6's rules, which decide what a kernel is compiled for:
   (same exceptions);
 * None is constexpr None; constexpr-wrapped values, strings, dtypes and
   other hashable non-numbers are constexprs;
-* a tensor descriptor (an object with base, shape, strides, block_shape)
-  is "tensordesc<dtype[b0, b1]>"; it is launched as its base pointer, its
-  shape (i32 each) and its strides (i64 each), in that order.
+* a tensor descriptor (an object with base, shape, strides, block_shape
+  and optionally padding) is "tensordesc<dtype[b0, b1]>" (",nan" before
+  ">" when padded with NaN), with divisibility 16 when its base is
+  16-byte aligned; it is launched as its base pointer, its shape (i32
+  each) and its strides (i64 each), in that order.
 
 Speed: `make_binder` generates, per kernel, one Python function with the
 kernel's own parameters (so Python binds positional/keyword/default
@@ -276,10 +278,14 @@ def make_generic(backend, where_of):
             raise ValueError("%s: a tensor descriptor needs as many shape, "
                              "stride and block entries (got %d, %d, %d)" %
                              (where, len(shape), len(strides), len(block)))
-        padding = getattr(desc, "padding", "zero")
+        padding = str(getattr(desc, "padding", "zero") or "zero")
+        if padding not in ("zero", "nan"):
+            raise ValueError("%s: a tensor descriptor's padding is 'zero' or "
+                             "'nan', got %r" % (where, padding))
         launch = pointer_of(base, where + " (the descriptor's base)", device)
-        key = ("desc", name, block, str(padding))
-        return key, None, (launch,) + shape + strides
+        align = (not address_of(launch) & 15) if mode == 0 else None
+        key = ("desc", name, block, padding)
+        return key, align, (launch,) + shape + strides
 
     return generic
 
@@ -316,8 +322,11 @@ def spec_from_key(name, kind, align, value):
             return ArgSpec(name, "constexpr", unwrap_constant(align))
         raise AssertionError("unknown key part %r" % (kind,))
     if type(kind) is tuple and kind[0] == "desc":
-        return ArgSpec(name, "tensordesc<%s[%s]>" % (
-            kind[1], ", ".join(str(b) for b in kind[2])))
+        # "tensordesc<fp16[64, 64]>", ",nan" before ">" for NaN padding;
+        # divisibility is the base pointer's.
+        return ArgSpec(name, "tensordesc<%s[%s]%s>" % (
+            kind[1], ", ".join(str(b) for b in kind[2]),
+            ",nan" if kind[3] == "nan" else ""), divisibility=divisibility)
     element = arguments.dtype_name(kind)   # a torch dtype
     if element is None:
         raise TypeError("argument '%s': tensors of element type %s cannot be "
@@ -334,6 +343,13 @@ def make_binder(fn, backend, get_device):
       bound    every parameter's value, in order (for grid callables)
       options  the keyword arguments that are neither parameters nor the
                named options (validated by the caller, usually empty)
+
+    binder.tpx_hot(grid, *args, **kwargs) is the whole launch of a cached
+    kernel in one generated function (see the comment at its source); the
+    runtime sets its globals (binder.tpx_namespace: _tpx_generation,
+    _tpx_fast, _tpx_stream, _tpx_cold, _tpx_scope) and until then it always
+    takes _tpx_cold. _tpx_fast is keyed by (device, _tpx_scope()), the
+    pipeline extensions of the enclosing `with tpx.pipeline(...)` blocks.
     """
     params = fn.params
     names = [p.name for p in params]
@@ -423,17 +439,87 @@ def make_binder(fn, backend, get_device):
         value_parts.append(pv)
     key_parts += [o if o in options else "None"
                   for o in ("num_warps", "num_stages", "debug")]
-    lines.append("    return (_tpx_dev, (%s,), (%s%s), (%s%s), _tpx_options)"
-                 % (", ".join(key_parts), ", ".join(value_parts),
-                    "," if len(value_parts) == 1 else "",
-                    ", ".join(names), "," if len(names) == 1 else ""))
-    source = "\n".join(lines)
-    exec(compile(source, "<tpx binder %s>" % fn.__name__, "exec"), namespace)
-    binder = namespace[fn.__name__]
-    binder.__defaults__ = _defaults(params)
-    binder.__kwdefaults__ = {o: None for o in options}
-    binder.tpx_source = source
+    key = "(%s,)" % ", ".join(key_parts)
+    values = "(%s%s)" % (", ".join(value_parts),
+                         "," if len(value_parts) == 1 else "")
+    bound = "(%s%s)" % (", ".join(names), "," if len(names) == 1 else "")
+    body = lines[1:]
+    binder_lines = [header] + body + [
+        "    return (_tpx_dev, %s, %s, %s, _tpx_options)" %
+        (key, values, bound)]
+    # The hot path: the binder's body, then the cache lookup, the grid and
+    # the launch inline. Anything unusual (extra options, a cache miss, a
+    # configuration change, an odd grid) goes to _tpx_cold, the general
+    # path, with the arguments as bound.
+    option_args = ", ".join(o for o in options)
+    cold = "_tpx_cold(_tpx_grid, %s, (%s%s_tpx_options))" % (
+        bound, option_args, ", " if option_args else "")
+    meta = "{%s}" % ", ".join("%r: %s" % (n, n) for n in names)
+    hot_lines = [
+        "def %s(_tpx_grid, %s%s*, %s, **_tpx_options):" % (
+            fn.__name__, signature, ", " if names else "", kw_only)] + body + [
+        "    if _tpx_options or _tpx_capi.state_generation != "
+        "_tpx_generation:",
+        "        return " + cold,
+        "    _tpx_f = _tpx_fast.get((_tpx_dev, _tpx_scope()))",
+        "    _tpx_e = _tpx_f.get(%s) if _tpx_f is not None else None" % key,
+        "    if _tpx_e is None:",
+        "        return " + cold,
+        "    if type(_tpx_grid) is not tuple:",
+        "        if not callable(_tpx_grid):",
+        "            return " + cold,
+        "        _tpx_meta = %s" % meta]
+    for o in options:
+        hot_lines += ["        if %s is not None:" % o,
+                      "            _tpx_meta[%r] = %s" % (o, o)]
+    hot_lines += [
+        "        _tpx_grid = _tpx_grid(_tpx_meta)",
+        "        if type(_tpx_grid) is not tuple:",
+        "            return " + cold,
+        "    _tpx_n = len(_tpx_grid)",
+        "    if _tpx_n == 1:",
+        "        _tpx_gx = _tpx_grid[0]",
+        "        _tpx_gy = _tpx_gz = 1",
+        "    elif _tpx_n == 2:",
+        "        _tpx_gx, _tpx_gy = _tpx_grid",
+        "        _tpx_gz = 1",
+        "    elif _tpx_n == 3:",
+        "        _tpx_gx, _tpx_gy, _tpx_gz = _tpx_grid",
+        "    else:",
+        "        return " + cold,
+        "    if type(_tpx_gx) is not int or type(_tpx_gy) is not int or "
+        "type(_tpx_gz) is not int or (_tpx_gx | _tpx_gy | _tpx_gz) < 0:",
+        "        return " + cold,
+        "    _tpx_e[1](_tpx_gx, _tpx_gy, _tpx_gz, %s, _tpx_stream(_tpx_dev), "
+        "_tpx_dev)" % values,
+        "    return _tpx_e[0]",
+    ]
+    # Until the runtime installs the real ones, the hot path always takes
+    # the general path.
+    namespace.update(_tpx_capi=_capi_module(), _tpx_generation=None,
+                     _tpx_fast={}, _tpx_stream=None, _tpx_cold=None,
+                     _tpx_scope=tuple)
+    made = {}
+    for kind, text in (("binder", binder_lines), ("hot", hot_lines)):
+        source = "\n".join(text)
+        exec(compile(source, "<tpx %s %s>" % (kind, fn.__name__), "exec"),
+             namespace)
+        function = namespace.pop(fn.__name__)
+        hot_defaults = _defaults(params)
+        function.__defaults__ = hot_defaults
+        function.__kwdefaults__ = {o: None for o in options}
+        function.tpx_source = source
+        made[kind] = function
+    binder, hot = made["binder"], made["hot"]
+    binder.tpx_hot = hot
+    binder.tpx_namespace = namespace
+    binder.tpx_option_names = tuple(options)
     return binder
+
+
+def _capi_module():
+    from tpx import _capi
+    return _capi
 
 
 def _numpy_ndarray():
