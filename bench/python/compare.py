@@ -40,6 +40,9 @@ def run_backend(program, backend, args, out_dir):
     if args.no_bench:
         cmd.append("--no-bench")
     env = dict(os.environ, TUTORIAL_SIZE=args.size)
+    if args.device == "cpu":
+        # tpx's driver picks a GPU when there is one; this run is the CPU's.
+        env["TPX_TARGET"] = "cpu"
     started = time.time()
     try:
         proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE,

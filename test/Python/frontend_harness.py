@@ -125,6 +125,27 @@ def run(jit_fn, grid, *args, pipeline=None, **constexprs):
 TARGET = os.environ.get("TPX_TEST_TARGET", "cpu")
 
 
+def cpu_only(reason):
+    """Marks a test of CPU-only behaviour (skipped on other targets)."""
+    import pytest
+    return pytest.mark.skipif(TARGET != "cpu", reason=reason)
+
+
+# A failed device-side assert ends the CUDA context (as in Triton): every
+# later launch of the process fails, so such tests run on the CPU only.
+DEVICE_ASSERT = ("a failed device-side assert ends the CUDA context of the "
+                 "process, as in Triton")
+
+
+def to_device(array):
+    """`array` where kernels of TARGET take it: itself on the CPU, a CUDA
+    tensor on a GPU (copy back with .cpu().numpy())."""
+    if TARGET == "cpu":
+        return array
+    import torch
+    return torch.from_numpy(array).cuda()
+
+
 def _launch_values(specs, args):
     values = []
     for spec, arg in zip(specs, args):

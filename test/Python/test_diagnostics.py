@@ -246,11 +246,12 @@ def test_launch_shows_the_source_line_of_a_failing_pass():
         pipeline.insert_after(
             "ttir", "cse", "tt.func(tt-example-eviction-policy{policy=bogus})")
 
-    x = np.zeros(16, np.float32)
+    x = h.to_device(np.zeros(16, np.float32))
     tpx.set_pipeline_hook(hook)
     try:
         with pytest.raises(CompilationError) as e:
-            kernel[(1,)](x, x.copy(), BLOCK=16)
+            kernel[(1,)](x, x.clone() if h.TARGET != "cpu" else x.copy(),
+                         BLOCK=16)
     finally:
         tpx.unset_pipeline_hook()
     assert _lines(e.value)[1:3] == [

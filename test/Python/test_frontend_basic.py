@@ -190,3 +190,45 @@ def test_full_shape_must_be_a_power_of_two():
     with pytest.raises(CompilationError) as e:
         h.ttir(_full, np.zeros(4, np.int32), N=3)
     assert "Shape element 0 must be a power of 2" in str(e.value)
+
+
+@tpx.jit
+def nested_returns(x, a, b):
+    if a > 0:
+        if b > 0:
+            return x + 1.0
+        y = x * 3.0
+        return y
+    return x - 1.0
+
+
+@tpx.jit
+def nested_returning_helper(x_ptr, out_ptr, a, b):
+    offs = tl.arange(0, 16)
+    tl.store(out_ptr + offs, nested_returns(tl.load(x_ptr + offs), a, b))
+
+
+@pytest.mark.parametrize("a, b", [(1, 1), (1, -1), (-1, 1)])
+def test_nested_returns(a, b):
+    x = np.arange(16, dtype=np.float32)
+    out = np.zeros(16, np.float32)
+    text = h.run(nested_returning_helper, (1,), x, out, a, b)
+    want = (x + 1 if b > 0 else x * 3) if a > 0 else x - 1
+    np.testing.assert_allclose(out, want)
+    # Returns become structured control flow, which every target lowers.
+    assert "cf.cond_br" not in text and "scf.if" in text
+
+
+@tpx.jit
+def return_in_loop(out_ptr, n):
+    for i in range(n):
+        if i > 3:
+            return
+    tl.store(out_ptr, n)
+
+
+def test_return_inside_a_loop_is_an_error():
+    with pytest.raises(CompilationError) as e:
+        h.ttir(return_in_loop, np.zeros(1, np.int32), 4)
+    assert "`return` inside an `if` on a tensor is only supported outside " \
+        "loops and other `if`s on tensors" in str(e.value)

@@ -146,6 +146,7 @@ def test_device_assert_passes_with_debug():
     assert 'message = "x is too large"' in text
 
 
+@h.cpu_only(h.DEVICE_ASSERT)
 def test_device_assert_failure_is_a_launch_error():
     x = np.arange(16, dtype=np.int32)
     with pytest.raises(TpxError, match=r"device-side assertion failed in "
@@ -153,6 +154,7 @@ def test_device_assert_failure_is_a_launch_error():
         h.run(debug_assert_kernel, (2,), x, 12)
 
 
+@h.cpu_only(h.DEVICE_ASSERT)
 def test_python_assert_statement_becomes_device_assert():
     x = np.arange(16, dtype=np.int32)
     x[3] = -1
@@ -160,6 +162,7 @@ def test_python_assert_statement_becomes_device_assert():
         h.run(debug_assert_kernel, (2,), x, 100)
 
 
+@h.cpu_only(h.DEVICE_ASSERT)
 def test_device_assert_mask():
     x = np.arange(16, dtype=np.int32) * 4      # up to 60
     # Elements >= 50 are all >= 40: masked off, so no failure.
@@ -168,6 +171,7 @@ def test_device_assert_mask():
     h.run(debug_assert_kernel, (2,), x, 100)
 
 
+@h.cpu_only(h.DEVICE_ASSERT)
 def test_triton_debug_environment_variable(monkeypatch):
     monkeypatch.setenv("TRITON_DEBUG", "1")
     x = np.arange(16, dtype=np.int32)

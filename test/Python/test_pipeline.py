@@ -189,6 +189,7 @@ def _expect_no_guard(kernel):
     np.testing.assert_array_equal(out, x * 2)
 
 
+@h.cpu_only(h.DEVICE_ASSERT)
 def test_jit_pipeline_selects_extensions_for_that_kernel_only():
     _expect_nan_guard(guarded)
     _expect_no_guard(plain)          # compiled after it: not affected
@@ -229,6 +230,7 @@ def test_bad_jit_pipeline_value():
 
 # -- scopes -------------------------------------------------------------------
 
+@h.cpu_only(h.DEVICE_ASSERT)
 def test_scope_applies_to_kernels_compiled_inside():
     with tpx.pipeline("example-nan-guard"):
         _expect_nan_guard(plain)
@@ -299,6 +301,7 @@ def test_what_changes_the_configuration_bumps_the_generation():
 
 # -- the hook -----------------------------------------------------------------
 
+@h.cpu_only(h.DEVICE_ASSERT)
 def test_hook_edits_every_kernel_until_unset():
     calls = []
 
@@ -321,6 +324,7 @@ def only_me(x_ptr, out_ptr, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, tl.load(x_ptr + offs) * 2)
 
 
+@h.cpu_only(h.DEVICE_ASSERT)
 def test_hook_sees_the_selected_extensions_and_may_pick_kernels():
     def hook(pipeline, kernel_name, target):
         if kernel_name == "only_me":
@@ -333,6 +337,7 @@ def test_hook_sees_the_selected_extensions_and_may_pick_kernels():
     np.testing.assert_array_equal(out, x * 2)
 
 
+@h.cpu_only(h.DEVICE_ASSERT)
 def test_hook_may_return_a_pipeline_or_text():
     def as_text(pipeline, kernel_name, target):
         return pipeline.copy().append("ttir", "tt-example-nan-guard").text()
@@ -415,6 +420,7 @@ def test_resolved_text_is_what_compiles():
 
 # -- through the runtime ------------------------------------------------------
 
+@h.cpu_only(h.DEVICE_ASSERT)
 def test_runtime_compiles_a_selected_kernel_once(monkeypatch):
     torch = pytest.importorskip("torch")
     calls = []

@@ -90,6 +90,20 @@ static std::string checkRegisterBudget(Type type, unsigned numWarps) {
       .str();
 }
 
+/// An atomic whose old values are used needs each element in one thread:
+/// the SIMT lowering runs it in the element's owner and has no way to hand
+/// the old value to the replicas (MemoryPatterns.cpp). A tensor with fewer
+/// elements than the block has threads (or a scalar) is always replicated.
+static std::string checkAtomicResult(Operation *op, unsigned numWarps) {
+  if (op->getNumResults() != 1 || op->getResult(0).use_empty())
+    return "";
+  auto tensor = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (tensor && tensor.getNumElements() >= int64_t(numWarps) * 32)
+    return "";
+  return "atomics whose old values are used on fewer elements than the "
+         "block has threads";
+}
+
 /// Why `op` keeps a kernel off the SIMT path; empty if it does not.
 static std::string checkOp(Operation *op, unsigned numWarps) {
   for (Type type :
@@ -114,14 +128,16 @@ static std::string checkOp(Operation *op, unsigned numWarps) {
   // The SIMT lowering's atom.cas covers 32- and 64-bit elements.
   if (auto cas = dyn_cast<tt::AtomicCASOp>(op)) {
     unsigned bits = getElementTypeOrSelf(cas.getType()).getIntOrFloatBitWidth();
-    return bits == 32 || bits == 64 ? "" : "atomic_cas on this element type";
+    if (bits != 32 && bits != 64)
+      return "atomic_cas on this element type";
+    return checkAtomicResult(op, numWarps);
   }
   if (auto rmw = dyn_cast<tt::AtomicRMWOp>(op)) {
     Type element = getElementTypeOrSelf(rmw.getType());
     bool isFloat = isa<FloatType>(element);
     bool fadd = rmw.getAtomicRmwOp() == tt::RMWOp::FADD;
     if (fadd ? isFloat : (!isFloat && element.getIntOrFloatBitWidth() >= 32))
-      return "";
+      return checkAtomicResult(op, numWarps);
     return "this atomic kind and type";
   }
   if (isa<ModuleOp>(op))

@@ -97,6 +97,19 @@ class _ReturnFound(Exception):
     pass
 
 
+def _always_returns(statements):
+    """Whether the statements end in a return on every path (as far as the
+    syntax shows: a final return, or an if whose branches both do)."""
+    if not statements:
+        return False
+    last = statements[-1]
+    if isinstance(last, ast.Return):
+        return True
+    if isinstance(last, ast.If):
+        return _always_returns(last.body) and _always_returns(last.orelse)
+    return False
+
+
 def _contains_return(statements):
     for s in statements:
         for node in ast.walk(s):
@@ -148,7 +161,9 @@ class FunctionGenerator(ast.NodeVisitor):
         self.source_lines = jit_fn.src.splitlines()
         self.returns = None      # the values of the first return
         self.has_return = False
-        self.fn_blocks = []      # the function region's blocks (cf-level)
+        self.continuation = None  # statements after a returning `if`
+        self.return_depth = 0    # > 0 in a branch of a returning `if`
+        self.region_depth = 0    # > 0 inside scf regions (loops, ifs)
         self.current_node = None
 
     # -- locations and errors -------------------------------------------------
@@ -211,9 +226,20 @@ class FunctionGenerator(ast.NodeVisitor):
     # -- statements ------------------------------------------------------------
 
     def visit_statements(self, statements):
-        for s in statements:
+        for i, s in enumerate(statements):
             if self.builder.block.terminated:
                 break
+            if isinstance(s, ast.If) and (_contains_return(s.body) or
+                                          _contains_return(s.orelse)):
+                # An `if` on a tensor that returns takes the statements
+                # after it into its branches (returning_if).
+                self.continuation = list(statements[i + 1:])
+                self.visit(s)
+                consumed = self.continuation is None
+                self.continuation = None
+                if consumed:
+                    break
+                continue
             self.visit(s)
 
     def visit_Module(self, node):
@@ -292,13 +318,19 @@ class FunctionGenerator(ast.NodeVisitor):
                                  "%r and %r" % (_unwrap(self.returns),
                                                 _unwrap(value)))
         else:
-            if len(self.fn_blocks) > 1 and value is not None:
+            if self.return_depth and value is not None:
                 value = self.as_carried(value, None, "return value", node)
             self.returns = value
             self.has_return = True
+        self.emit_return(value)
+
+    def emit_return(self, value):
+        """tt.return at the function's level; inside a branch of a
+        returning if, the branch yields the values instead."""
         handles = [v.handle for v in _flatten(value)
                    if isinstance(v, tensor)]
-        self.builder.op("tt.return", handles, [], terminator=True)
+        op = "scf.yield" if self.return_depth else "tt.return"
+        self.builder.op(op, handles, [], terminator=True)
 
     def visit_Assert(self, node):
         test = self.visit(node.test)
@@ -346,79 +378,63 @@ class FunctionGenerator(ast.NodeVisitor):
     # -- if ----------------------------------------------------------------------
 
     def visit_If(self, node):
+        continuation, self.continuation = self.continuation, None
         cond = self.visit(node.test)
         if _is_compile_time(cond):
             taken = node.body if _unwrap(cond) else node.orelse
             self.visit_statements(taken)
+            self.continuation = continuation  # not consumed
             return
         cond = self.scalar_condition(cond, node.test)
         if _contains_return(node.body) or _contains_return(node.orelse):
-            if self.builder.block not in self.fn_blocks:
+            if self.region_depth:
                 raise self.error(node, "`return` inside an `if` on a tensor "
                                  "is only supported outside loops and "
                                  "other `if`s on tensors",
                                  UnsupportedLanguageConstruct)
-            self.branching_if(node, cond, node.body, node.orelse)
+            self.returning_if(node, cond, node.body, node.orelse,
+                              continuation or [])
             return
+        self.continuation = continuation
         self.structured_if(node, cond, node.body, node.orelse)
 
-    def branching_if(self, node, cond, then_body, else_body):
-        """An `if` that may return: cf.cond_br between blocks of the
-        function's region, joined by a block whose arguments are the names
-        both surviving branches assign."""
-        b = self.builder
+    def returning_if(self, node, cond, then_body, else_body, continuation):
+        """An `if` on a tensor that may return. The rest of the function
+        (`continuation`) moves into each branch that can fall through, so
+        both branches end by returning; the `if` becomes an scf.if whose
+        results are the return values, followed by the return. Everything
+        stays structured control flow, which every target lowers."""
         before = dict(self.scope)
-        then_block, else_block = b.new_block(), b.new_block()
-        b.op("cf.cond_br", [cond.handle], [], props={
-            "operandSegmentSizes": Raw("array<i32: 1, 0, 0>")},
-            successors=[then_block, else_block], terminator=True)
-        self.fn_blocks += [then_block, else_block]
-        live = []  # (end block, scope) of the branches that fall through
-        for block, body in ((then_block, then_body), (else_block, else_body)):
-            self.scope = dict(before)
-            b.block = block
-            self.visit_statements(body)
-            if not b.block.terminated:
-                live.append((b.block, self.scope))
-        if not live:
+        blocks = []
+        self.return_depth += 1
+        try:
+            for body in (then_body, else_body):
+                self.scope = dict(before)
+                statements = list(body)
+                if not _always_returns(statements):
+                    statements += continuation
+                block = self.builder.new_block()
+                with self.builder.at(block):
+                    self.visit_statements(statements)
+                    if not block.terminated:
+                        if self.has_return and any(
+                                isinstance(v, tensor)
+                                for v in _flatten(self.returns)):
+                            raise self.error(node, "not every path of this "
+                                             "`if` returns a value")
+                        self.builder.op("scf.yield", [], [], terminator=True)
+                blocks.append(block)
+        finally:
+            self.return_depth -= 1
             self.scope = before
-            return  # both branches returned: nothing follows
-        if len(live) == 1:
-            b.block, self.scope = live[0]
-            return
-        (then_end, then_scope), (else_end, else_scope) = live
-        self.scope = dict(before)
-        names, values = [], []
-        for name in assigned_names(list(then_body) + list(else_body)):
-            if name not in then_scope or name not in else_scope:
-                continue
-            t, e = then_scope[name], else_scope[name]
-            if t is e or (_is_compile_time(t) and _is_compile_time(e) and
-                          _unwrap(t) == _unwrap(e)):
-                self.scope[name] = t
-                continue
-            b.block = then_end
-            t = self.as_carried(t, None, name, node)
-            b.block = else_end
-            e = self.match_type(self.as_carried(e, None, name, node), t,
-                                name, node, "then block", "else block")
-            names.append(name)
-            values.append((t, e))
-        flat_then = [v for t, _ in values for v in _flatten(t)]
-        flat_else = [v for _, e in values for v in _flatten(e)]
-        merge = b.new_block([v.type.to_ir() for v in flat_then])
-        self.fn_blocks.append(merge)
-        for end, flat in ((then_end, flat_then), (else_end, flat_else)):
-            b.block = end
-            b.op("cf.br", [v.handle for v in flat], [], successors=[merge],
-                 terminator=True)
-        b.block = merge
-        merged = [tensor(h, v.type) for h, v in zip(merge.args, flat_then)]
-        offset = 0
-        for name, (t, _) in zip(names, values):
-            n = len(_flatten(t))
-            self.scope[name] = _unflatten(t, merged[offset:offset + n])
-            offset += n
+        template = self.returns if self.has_return else None
+        flat = [v for v in _flatten(template) if isinstance(v, tensor)]
+        results = self.builder.op("scf.if", [cond.handle],
+                                  [v.type.to_ir() for v in flat],
+                                  regions=[[blocks[0]], [blocks[1]]])
+        values = _unflatten(template, [tensor(h, v.type)
+                                       for h, v in zip(results, flat)])
+        self.emit_return(values)
 
     def scalar_condition(self, cond, node):
         if cond.type.is_block():
@@ -429,6 +445,14 @@ class FunctionGenerator(ast.NodeVisitor):
         return cond
 
     def structured_if(self, node, cond, then_body, else_body):
+        self.region_depth += 1
+        try:
+            return self._structured_if_region(node, cond, then_body,
+                                              else_body)
+        finally:
+            self.region_depth -= 1
+
+    def _structured_if_region(self, node, cond, then_body, else_body):
         before = dict(self.scope)
         then_block = self.builder.new_block()
         with self.builder.at(then_block):
@@ -644,6 +668,15 @@ class FunctionGenerator(ast.NodeVisitor):
                   transform_iv=lambda k: sem.sub(lb_t, sem.mul(k, s)))
 
     def loop(self, node, kind, bounds, loop_attrs, iv_ty, transform_iv=None):
+        self.region_depth += 1
+        try:
+            return self._loop_region(node, kind, bounds, loop_attrs, iv_ty,
+                                     transform_iv)
+        finally:
+            self.region_depth -= 1
+
+    def _loop_region(self, node, kind, bounds, loop_attrs, iv_ty,
+                     transform_iv=None):
         names = self.carried_names(node.body)
         inits = []
         templates = []
@@ -704,6 +737,13 @@ class FunctionGenerator(ast.NodeVisitor):
             offset += n
 
     def visit_While(self, node):
+        self.region_depth += 1
+        try:
+            return self._visit_While_region(node)
+        finally:
+            self.region_depth -= 1
+
+    def _visit_While_region(self, node):
         if node.orelse:
             raise self.error(node, "while ... else is not supported",
                              UnsupportedLanguageConstruct)
@@ -1100,7 +1140,6 @@ def emit_function(module, jit_fn, values, symbol, visibility,
             gen.scope[p.name] = v if not isinstance(
                 _unwrap(v), (int, float, bool, str, type(None))) or \
                 isinstance(v, constexpr) else constexpr(v)
-    gen.fn_blocks = [block]
     with module.builder.at(block), \
             module.builder.location(gen.loc_of(fn_def)):
         gen.visit_statements(fn_def.body)
@@ -1116,7 +1155,7 @@ def emit_function(module, jit_fn, values, symbol, visibility,
         raise gen.error(fn_def, "a kernel cannot return a value")
     result_types = [v.type.to_ir() for v in _flatten(template)
                     if isinstance(v, tensor)]
-    module.builder.add_function(symbol, gen.fn_blocks, result_types,
+    module.builder.add_function(symbol, block, result_types,
                                 visibility,
                                 arg_attrs=arg_attrs,
                                 noinline=jit_fn.noinline,

@@ -47,6 +47,7 @@ from tpx.language.random import (  # noqa: F401
     randint4x, randn, randn4x, uint_to_uniform_float)
 from tpx.language import extra  # noqa: F401,E402
 import tpx.language.extra.libdevice  # noqa: F401,E402
-from tpx.language.basic import const, mul, sub, tuple, tuple_type  # noqa
+from tpx.language.basic import const, mul, sub  # noqa: F401,E402
+from tpx.language.tuples import tuple, tuple_type  # noqa: F401,E402
 from tpx.language import standard  # noqa: F401,E402
 from tpx.language.standard import swizzle2d  # noqa: F401,E402

@@ -342,25 +342,3 @@ def mul(x, y, sanitize_overflow=True, _semantic=None):
 class const:
     """Marks a pointer parameter read-only (`x_ptr: tl.const`); stores
     through a const pointer are an error (signature `*k...`)."""
-
-
-class tuple_type:
-    """The type of a tuple of language values (its element types)."""
-
-    def __init__(self, types, fields=None):
-        self.types = list(types)
-        self.fields = fields
-
-    def __repr__(self):
-        return "tuple_type(%s)" % ", ".join(map(str, self.types))
-
-
-class tuple(__builtins__["tuple"] if isinstance(__builtins__, dict)
-            else __builtins__.tuple):
-    """`tl.tuple(values)`: a tuple of language values. Kernels use plain
-    Python tuples the same way (indexing by constexprs, unpacking, loop
-    carrying, passing to and returning from @jit functions)."""
-
-    @property
-    def type(self):
-        return tuple_type([getattr(v, "type", type(v)) for v in self])
