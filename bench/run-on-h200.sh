@@ -60,7 +60,7 @@ for step in "$@"; do
     for g in /tmp/tpx-py/group*; do
       TPX_TEST_TARGET=cuda TPX_BUILD_DIR=$PWD/.device \
         TPX_CACHE_DIR=/tmp/tpx-py/cache-$(basename $g) PYTHONPATH=$PWD/python \
-        timeout 270 python3 -m pytest -q -p no:cacheprovider -rfE $(cat $g) \
+        timeout 200 python3 -m pytest -q -p no:cacheprovider -rfE $(cat $g) \
         > $g.log 2>&1 &
     done
     wait
