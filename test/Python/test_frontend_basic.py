@@ -232,3 +232,51 @@ def test_return_inside_a_loop_is_an_error():
         h.ttir(return_in_loop, np.zeros(1, np.int32), 4)
     assert "`return` inside an `if` on a tensor is only supported outside " \
         "loops and other `if`s on tensors" in str(e.value)
+
+
+@tpx.jit
+def swizzle_kernel(i_ptr, j_ptr, SI: tl.constexpr, SJ: tl.constexpr,
+                   G: tl.constexpr):
+    i = tl.arange(0, SI)[:, None] + tl.zeros([SI, SJ], tl.int32)
+    j = tl.arange(0, SJ)[None, :] + tl.zeros([SI, SJ], tl.int32)
+    ni, nj = tl.swizzle2d(i, j, SI, SJ, G)
+    offs = tl.arange(0, SI)[:, None] * SJ + tl.arange(0, SJ)[None, :]
+    tl.store(i_ptr + offs, ni)
+    tl.store(j_ptr + offs, nj)
+
+
+def _swizzle_reference(i, j, size_i, size_j, size_g):
+    # Row-major index -> column-major order within groups of size_g rows.
+    ij = i * size_j + j
+    group = ij // (size_g * size_j)
+    first = group * size_g
+    rows = min(size_i - first, size_g)
+    ij = ij % (size_g * size_j)
+    return first + ij % rows, ij // rows
+
+
+def test_swizzle2d():
+    si, sj, g = 8, 4, 3
+    ni = np.zeros((si, sj), np.int32)
+    nj = np.zeros((si, sj), np.int32)
+    h.run(swizzle_kernel, (1,), ni, nj, SI=si, SJ=sj, G=g)
+    want = [[_swizzle_reference(i, j, si, sj, g) for j in range(sj)]
+            for i in range(si)]
+    np.testing.assert_array_equal(ni, [[w[0] for w in row] for row in want])
+    np.testing.assert_array_equal(nj, [[w[1] for w in row] for row in want])
+    # A permutation of the grid: every (i, j) appears once.
+    assert len(set(zip(ni.ravel(), nj.ravel()))) == si * sj
+
+
+@tpx.jit
+def add_sub_mul_kernel(x_ptr, out_ptr):
+    offs = tl.arange(0, 8)
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, tl.mul(tl.sub(tl.add(x, 3), 1), 2))
+
+
+def test_add_sub_mul_functions():
+    x = np.arange(8, dtype=np.int32)
+    out = np.zeros(8, np.int32)
+    h.run(add_sub_mul_kernel, (1,), x, out)
+    np.testing.assert_array_equal(out, (x + 3 - 1) * 2)
