@@ -36,6 +36,7 @@ import threading
 import types
 
 from tpx import _capi
+from tpx.bracket_text import find_closing
 from tpx.errors import CompilationError, TpxError
 
 __all__ = [
@@ -46,34 +47,6 @@ __all__ = [
 
 _NAME_CHARS = frozenset(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
-_CLOSERS = {"(": ")", "{": "}", "[": "]"}
-
-
-def _find_closing(text, open_index):
-    """Index of the bracket closing the one at `open_index` (nesting of (),
-    {}, [] and double-quoted strings honoured), or -1."""
-    expected = []
-    i = open_index
-    in_string = False
-    while i < len(text):
-        c = text[i]
-        if in_string:
-            if c == "\\":
-                i += 1
-            elif c == '"':
-                in_string = False
-        elif c == '"':
-            in_string = True
-        elif c in _CLOSERS:
-            expected.append(_CLOSERS[c])
-        elif c in ")}]":
-            if not expected or expected[-1] != c:
-                return -1
-            expected.pop()
-            if not expected:
-                return i
-        i += 1
-    return -1
 
 
 class PassEntry:
@@ -104,7 +77,7 @@ class PassEntry:
         entry = cls(rest[:end])
         rest = rest[end:].lstrip()
         if rest.startswith("{") or rest.startswith("("):
-            close = _find_closing(rest, 0)
+            close = find_closing(rest, 0)
             if close < 0:
                 raise ValueError("unbalanced '%s' in pass entry '%s'" %
                                  (rest[0], text))
@@ -133,7 +106,7 @@ class PassEntry:
                 c = rest[end]
                 if c in "({[\"":
                     close = rest.find('"', end + 1) if c == '"' else \
-                        _find_closing(rest, end)
+                        find_closing(rest, end)
                     if close < 0:
                         raise ValueError("unbalanced '%s' in '%s'" %
                                          (c, text))
@@ -242,7 +215,7 @@ class Pipeline:
                                  "got '%s'" % line)
             open_index = body.find("(")
             if open_index <= 0 or not body.endswith(")") or \
-                    _find_closing(body, open_index) != len(body) - 1:
+                    find_closing(body, open_index) != len(body) - 1:
                 raise ValueError(where + "stage '%s' needs 'anchor(passes)'"
                                  ", got '%s'" % (name, body))
             try:

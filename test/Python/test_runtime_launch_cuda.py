@@ -16,7 +16,8 @@ import pytest
 import runtime_corpus
 from tpx.errors import LaunchError
 from tpx.runtime import cuda
-from tpx.runtime.launch_cuda import (_bf16_bits, _checked_float, _checked_int,
+from tpx.runtime.arguments import float_value as _checked_float
+from tpx.runtime.launch_cuda import (_bf16_bits, _checked_int,
                                      _f16_bits, device_pointer)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -61,7 +62,7 @@ def test_checked_scalars():
         _checked_int(-129, where, "i8")
     with pytest.raises(LaunchError, match="is i1 but 2 does not fit"):
         _checked_int(2, where, "i1")
-    with pytest.raises(LaunchError, match="is i32 but a float was given"):
+    with pytest.raises(LaunchError, match=r"is i32 but a floating-point value \(1.5\) was given"):
         _checked_int(1.5, where, "i32")
     assert _checked_float(2, where, "f32") == 2.0
     assert _checked_float(np.float16(0.5), where, "f16") == 0.5

@@ -16,6 +16,8 @@ Element types are named with Triton's signature vocabulary ("fp32", "bf16",
 
 import sys
 
+from tpx.errors import LaunchError
+
 # Triton's names for torch dtypes, by str(dtype): str() is stable across
 # torch versions, and newer dtypes (uint16, float8_*) simply appear when
 # the installed torch has them.
@@ -231,3 +233,31 @@ def describe(obj):
         return "a numpy array"
     name = type(obj).__name__
     return "%s %s" % ("an" if name[:1].lower() in "aeiou" else "a", name)
+
+
+def int_value(obj, where, type_name):
+    """A scalar launch argument as a Python int (bools, ints, numpy and
+    torch integers); a LaunchError naming `where` otherwise."""
+    if isinstance(obj, bool):
+        return int(obj)
+    if isinstance(obj, int):
+        return obj
+    index = getattr(type(obj), "__index__", None)
+    if index is not None and not isinstance(obj, float):
+        return index(obj)
+    if isinstance(obj, float) or hasattr(obj, "__float__"):
+        raise LaunchError("%s is %s but a floating-point value (%r) was "
+                          "given" % (where, type_name, obj))
+    raise LaunchError("%s is %s but %s was given" %
+                      (where, type_name, describe(obj)))
+
+
+def float_value(obj, where, type_name):
+    """A scalar launch argument as a Python float."""
+    if isinstance(obj, (int, float)):
+        return float(obj)
+    # numpy scalars and 0-d arrays, not whole arrays or tensors.
+    if hasattr(type(obj), "__float__") and getattr(obj, "shape", ()) == ():
+        return float(obj)
+    raise LaunchError("%s is %s but %s was given" %
+                      (where, type_name, describe(obj)))

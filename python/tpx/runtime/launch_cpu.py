@@ -81,31 +81,6 @@ def host_buffer(obj, where):
                       "__array_interface__)" % (where, arguments.describe(obj)))
 
 
-def _int_value(obj, where, type_name):
-    if isinstance(obj, bool):
-        return int(obj)
-    if isinstance(obj, int):
-        return obj
-    index = getattr(type(obj), "__index__", None)
-    if index is not None and not isinstance(obj, float):
-        return index(obj)
-    if isinstance(obj, float) or hasattr(obj, "__float__"):
-        raise LaunchError("%s is %s but a floating-point value (%r) was "
-                          "given" % (where, type_name, obj))
-    raise LaunchError("%s is %s but %s was given" %
-                      (where, type_name, arguments.describe(obj)))
-
-
-def _float_value(obj, where, type_name):
-    if isinstance(obj, (int, float)):
-        return float(obj)
-    # numpy scalars and 0-d arrays, not whole arrays or tensors.
-    if hasattr(type(obj), "__float__") and getattr(obj, "shape", ()) == ():
-        return float(obj)
-    raise LaunchError("%s is %s but %s was given" %
-                      (where, type_name, arguments.describe(obj)))
-
-
 class CPULauncher:
     """Launches one CPU artifact. `launch` converts Python objects;
     `runner(selection)` makes the JIT's fast path, which takes values the
@@ -169,9 +144,9 @@ class CPULauncher:
             if kind == "pointer":
                 values.append(host_buffer(obj, where))
             elif kind == "int":
-                values.append(_int_value(obj, where, type_name))
+                values.append(arguments.int_value(obj, where, type_name))
             else:
-                values.append(_float_value(obj, where, type_name))
+                values.append(arguments.float_value(obj, where, type_name))
         return values
 
     def launch(self, gx, gy, gz, args, stream=None):

@@ -300,7 +300,7 @@ class CUDALauncher:
             elif kind == "int":
                 values.append(_checked_int(obj, where, type_name))
             else:
-                values.append(_checked_float(obj, where, type_name))
+                values.append(arguments.float_value(obj, where, type_name))
         return values
 
     def launch(self, gx, gy, gz, args, stream=None):
@@ -439,15 +439,7 @@ def _picker(selection):
 
 
 def _checked_int(obj, where, type_name):
-    if isinstance(obj, bool):
-        value = int(obj)
-    elif isinstance(obj, int):
-        value = obj
-    elif hasattr(type(obj), "__index__") and not isinstance(obj, float):
-        value = type(obj).__index__(obj)
-    else:
-        raise LaunchError("%s is %s but %s was given" %
-                          (where, type_name, arguments.describe(obj)))
+    value = arguments.int_value(obj, where, type_name)
     width = int(type_name[1:])
     # Signed or unsigned values of the width, as the C API accepts.
     if not -(1 << (width - 1)) <= value < (1 << width) and width > 1 or (
@@ -457,10 +449,3 @@ def _checked_int(obj, where, type_name):
     return value
 
 
-def _checked_float(obj, where, type_name):
-    if isinstance(obj, (int, float)):
-        return float(obj)
-    if hasattr(type(obj), "__float__") and getattr(obj, "shape", ()) == ():
-        return float(obj)
-    raise LaunchError("%s is %s but %s was given" %
-                      (where, type_name, arguments.describe(obj)))

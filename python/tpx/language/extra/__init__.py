@@ -32,6 +32,7 @@ import threading
 import types
 import warnings
 
+from tpx.bracket_text import find_closing, split_top_level
 from tpx.language import core
 from tpx.language.core import constexpr, tensor
 
@@ -53,32 +54,6 @@ _SCALARS = {
     "f8E4M3FNUZ": core.float8e4b8, "f8E5M2": core.float8e5,
     "f8E5M2FNUZ": core.float8e5b16,
 }
-
-
-def split_top_level(text, sep=","):
-    """Splits at `sep` outside <>, (), [], {} and double-quoted strings."""
-    parts, depth, start, i, in_string = [], 0, 0, 0, False
-    while i < len(text):
-        c = text[i]
-        if in_string:
-            if c == "\\":
-                i += 1
-            elif c == '"':
-                in_string = False
-        elif c == '"':
-            in_string = True
-        elif c in "<([{":
-            depth += 1
-        elif c in ">)]}":
-            depth -= 1
-        elif c == sep and depth == 0:
-            parts.append(text[start:i].strip())
-            start = i + 1
-        i += 1
-    tail = text[start:].strip()
-    if tail or parts:
-        parts.append(tail)
-    return parts
 
 
 class mlir_type(core.dtype):
@@ -196,24 +171,11 @@ def function_signature(text, symbol):
 
 
 def _closing_paren(text, open_index):
-    depth, i, in_string = 0, open_index, False
-    while i < len(text):
-        c = text[i]
-        if in_string:
-            if c == "\\":
-                i += 1
-            elif c == '"':
-                in_string = False
-        elif c == '"':
-            in_string = True
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    raise ValueError("unbalanced parentheses in the DSL op's function text")
+    close = find_closing(text, open_index)
+    if close < 0:
+        raise ValueError("unbalanced parentheses in the DSL op's function "
+                         "text")
+    return close
 
 
 def _first_type(text):
