@@ -4,13 +4,14 @@
 # ../shared/device/fetch-mlir-runtime.sh) and .device/ (stripped bin/, lib/,
 # the corpus and unpack-mlir-runtime.sh; see docs/nvidia-target.md).
 #   bench/run-on-h200.sh corpus|sanitizer|pytest|sanitizer-suite|bench|quick|
-#                        python|main|tutorials|launch|frontend
+#                        python|main|tutorials|launch|frontend|autotune
 #   (any subset, in order; sanitizer-suite needs pytest first)
 #   python: the Python front end's suite (test/Python) on CUDA, its files
 #   spread over 8 processes; main: the main job on the GPU; tutorials: the
 #   tutorial-style programs through tpx and stock Triton, compared;
 #   launch: launch overhead of a cached kernel, tpx vs Triton; frontend:
-#   Python -> TTIR time.
+#   Python -> TTIR time; autotune: 8 configs compiled serially and in
+#   parallel.
 # Writes its reports into $OUT (or /tmp/tpx-out).
 set -uo pipefail
 out=${OUT:-/tmp/tpx-out}
@@ -84,6 +85,10 @@ for step in "$@"; do
     PYTHONPATH=$PWD/python TPX_BUILD_DIR=$PWD/.device \
       python3 bench/python/frontend_time.py > "$out/frontend-time.txt" 2>&1
     cat "$out/frontend-time.txt" ;;
+  autotune)
+    PYTHONPATH=$PWD/python TPX_BUILD_DIR=$PWD/.device timeout 200 \
+      python3 bench/python/autotune_compile.py > "$out/autotune-compile.txt" 2>&1
+    cat "$out/autotune-compile.txt" | tail -5 ;;
   quick)
     python3 bench/bench.py --tpx-bin "$bin" --quick --out "$out/bench-quick.json" 2>&1 | tail -20 ;;
   bench)

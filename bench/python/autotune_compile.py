@@ -64,8 +64,10 @@ def child(mode):
         for config in configs:
             matmul.warmup(*args, grid=(1,), **config.all_kwargs())
     else:
-        tuned._precompile(configs, args, {})
-    print("%.3f" % (time.perf_counter() - start))
+        tuned._precompile(configs, args, {"grid": (1,)})
+    elapsed = time.perf_counter() - start
+    compiled = sum(len(kernels) for kernels in matmul.cache.values())
+    print("%d %.3f" % (compiled, elapsed))
 
 
 def main():
@@ -75,7 +77,11 @@ def main():
         out = subprocess.run([sys.executable, __file__, "--child", mode],
                              env=env, stdout=subprocess.PIPE, text=True,
                              check=True).stdout
-        times[mode] = float(out.strip().splitlines()[-1])
+        compiled, seconds = out.strip().splitlines()[-1].split()
+        if int(compiled) != len(CONFIGS):
+            sys.exit("%s: %s of %d configs compiled" % (mode, compiled,
+                                                        len(CONFIGS)))
+        times[mode] = float(seconds)
     print("8 matmul configs compiled: serial %.2f s, parallel %.2f s "
           "(%d CPUs): %.2fx faster" % (times["serial"], times["parallel"],
                                         os.cpu_count(),

@@ -280,3 +280,18 @@ def test_add_sub_mul_functions():
     out = np.zeros(8, np.int32)
     h.run(add_sub_mul_kernel, (1,), x, out)
     np.testing.assert_array_equal(out, (x + 3 - 1) * 2)
+
+
+def test_kernel_defined_in_a_function_sees_its_closure():
+    import tpx.language as lang
+    scale = 3
+
+    @tpx.jit
+    def local_kernel(x_ptr, out_ptr):
+        offs = lang.arange(0, 8)
+        lang.store(out_ptr + offs, lang.load(x_ptr + offs) * scale)
+
+    x = np.arange(8, dtype=np.int32)
+    out = np.zeros(8, np.int32)
+    h.run(local_kernel, (1,), x, out)
+    np.testing.assert_array_equal(out, x * 3)

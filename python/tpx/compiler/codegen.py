@@ -97,6 +97,17 @@ class _ReturnFound(Exception):
     pass
 
 
+def _closure_values(fn):
+    """{name: value} of the cells `fn` closes over (unset cells left out)."""
+    values = {}
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            values[name] = cell.cell_contents
+        except ValueError:
+            pass
+    return values
+
+
 def _always_returns(statements):
     """Whether the statements end in a return on every path (as far as the
     syntax shows: a final return, or an if whose branches both do)."""
@@ -156,6 +167,9 @@ class FunctionGenerator(ast.NodeVisitor):
         self.semantic = module.semantic
         self.jit_fn = jit_fn
         self.fn_globals = jit_fn.__globals__
+        # Names the function closes over (a kernel defined inside another
+        # function) resolve like globals.
+        self.fn_closure = _closure_values(jit_fn.fn)
         self.scope = dict(scope)
         self.line_offset = line_offset
         self.source_lines = jit_fn.src.splitlines()
@@ -211,6 +225,8 @@ class FunctionGenerator(ast.NodeVisitor):
     def lookup(self, name, node):
         if name in self.scope:
             return self.scope[name]
+        if name in self.fn_closure:
+            return self.fn_closure[name]
         if name in self.fn_globals:
             return self.fn_globals[name]
         if hasattr(builtins, name):
