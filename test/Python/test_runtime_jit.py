@@ -512,3 +512,27 @@ def test_out_of_bounds_writes_are_launch_errors_on_the_cpu(monkeypatch):
                        "argument 'x_ptr'"):
         oob_kernel[(1,)](x, 1000, BLOCK=16)
     assert (x == 1).all()
+
+
+@tpx.jit
+def _scaled_copy(out_ptr, x_ptr, n, SCALE: tl.constexpr,
+                 BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) * SCALE,
+             mask=mask)
+
+
+def test_compiled_kernel_takes_every_parameter_as_triton_does():
+    # The fused-softmax tutorial's flow: warmup, _init_handles, n_regs, then
+    # launch the compiled kernel with all arguments, constexprs included.
+    x = np.arange(100, dtype=np.float32)
+    out = np.zeros_like(x)
+    kernel = _scaled_copy.warmup(out, x, 100, 3.0, 64, grid=(1,))
+    kernel._init_handles()
+    assert isinstance(kernel.n_regs, int)
+    kernel[(2, 1, 1)](out, x, 100, 3.0, 64)
+    np.testing.assert_allclose(out, x * 3)
+    out[:] = 0
+    kernel[(2,)](out, x, 100)          # the TTIR's own arguments still work
+    np.testing.assert_allclose(out, x * 3)

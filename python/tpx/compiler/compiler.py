@@ -324,6 +324,15 @@ class CompiledKernel:
         """The TpxArtifact pointer (an int); valid while self lives."""
         return self._handle
 
+    def _init_handles(self):
+        """Loads the kernel where it runs now (Triton's name: programs call
+        it before reading n_regs to size their launches). On CUDA the module
+        is loaded into the current context; the CPU has nothing to load."""
+        launcher = self.launcher
+        load = getattr(launcher, "_function", None)
+        if load is not None:
+            load()
+
     # -- launching ----------------------------------------------------------
 
     @property
@@ -351,11 +360,13 @@ class CompiledKernel:
 
     def run(self, grid, *args, stream=None):
         """Launches over `grid` (an int or 1 to 3 ints) with the TTIR
-        function's arguments. CPU launches return when the kernel has run;
-        CUDA launches are asynchronous on `stream` (default: the current
-        torch stream, else the default stream)."""
+        function's arguments -- or, for a kernel a @jit function compiled,
+        with all of the @jit function's arguments, constexprs included, as
+        Triton's compiled kernels take them. CPU launches return when the
+        kernel has run; CUDA launches are asynchronous on `stream` (default:
+        the current torch stream, else the default stream)."""
         gx, gy, gz = normalize_grid(grid)
-        self.launcher.launch(gx, gy, gz, args, stream)
+        self.launcher.launch(gx, gy, gz, self._kernel_args(args), stream)
 
     def __getitem__(self, grid):
         """kernel[grid](*args, stream=None): Triton's launch syntax."""
@@ -363,8 +374,32 @@ class CompiledKernel:
         launcher = self.launcher
 
         def runner(*args, stream=None):
-            launcher.launch(dims[0], dims[1], dims[2], args, stream)
+            launcher.launch(dims[0], dims[1], dims[2],
+                            self._kernel_args(args), stream)
         return runner
+
+    # The ArgSpecs of the @jit function's parameters when the runtime
+    # compiled this kernel for one (jit.py sets it); None for plain TTIR.
+    param_specs = None
+
+    def _kernel_args(self, args):
+        """The TTIR arguments from a call with the @jit function's full
+        parameter list: constexprs dropped, descriptors expanded."""
+        specs = self.param_specs
+        if specs is None or len(args) != len(specs) or not any(
+                s.is_constexpr or s.type.startswith("tensordesc")
+                for s in specs):
+            return args
+        out = []
+        for spec, arg in zip(specs, args):
+            if spec.is_constexpr:
+                continue
+            if spec.type.startswith("tensordesc"):
+                from tpx.tools.tensor_descriptor import launch_values
+                out.extend(launch_values(arg))
+            else:
+                out.append(arg)
+        return tuple(out)
 
     def __repr__(self):
         return "CompiledKernel(%s, target=%s, num_warps=%s)" % (

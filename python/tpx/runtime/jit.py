@@ -475,6 +475,7 @@ class JITFunction(KernelInterface):
         if entry is None:
             kernel = self._compile(specs, target, num_warps, num_stages,
                                    debug, pipeline_text)
+            kernel.param_specs = specs
             selection = self._selection(specs, values, kernel)
             launch = kernel.launcher.runner(selection)
             entry = self._entries.setdefault(normalized, (kernel, launch))
