@@ -295,3 +295,21 @@ def test_kernel_defined_in_a_function_sees_its_closure():
     out = np.zeros(8, np.int32)
     h.run(local_kernel, (1,), x, out)
     np.testing.assert_array_equal(out, x * 3)
+
+
+@tpx.jit
+def optional_bias(x_ptr, b_ptr, out_ptr):
+    offs = tl.arange(0, 8)
+    x = tl.load(x_ptr + offs)
+    if b_ptr is not None:
+        x += tl.load(b_ptr + offs)
+    tl.store(out_ptr + offs, x)
+
+
+@pytest.mark.parametrize("with_bias", [True, False])
+def test_is_not_none_on_a_pointer_folds(with_bias):
+    x = np.arange(8, dtype=np.float32)
+    b = np.full(8, 10, np.float32)
+    out = np.zeros(8, np.float32)
+    h.run(optional_bias, (1,), x, b if with_bias else None, out)
+    np.testing.assert_allclose(out, x + 10 if with_bias else x)

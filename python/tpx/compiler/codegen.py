@@ -954,9 +954,8 @@ class FunctionGenerator(ast.NodeVisitor):
 
     def compare(self, op, lhs, rhs, node):
         if isinstance(op, (ast.Is, ast.IsNot)):
-            if not (_is_compile_time(lhs) and _is_compile_time(rhs)):
-                raise self.error(node, "`is` and `is not` only compare "
-                                 "constexprs (e.g. `x is None`)")
+            # Identity is known when compiling: a tensor is never None (or
+            # any other constant), so `ptr is not None` folds.
             same = _unwrap(lhs) is _unwrap(rhs)
             return constexpr(same if isinstance(op, ast.Is) else not same)
         if isinstance(op, (ast.In, ast.NotIn)):
