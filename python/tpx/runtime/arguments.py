@@ -261,3 +261,26 @@ def float_value(obj, where, type_name):
         return float(obj)
     raise LaunchError("%s is %s but %s was given" %
                       (where, type_name, describe(obj)))
+
+
+def convert_all(launcher, args, pointer, integer):
+    """The launch values of a generic launch: `args` checked against the
+    launcher's ABI (its name, kernel signature, kinds, types and `wheres`
+    descriptions), pointers converted by `pointer(obj, where)`, integers
+    by `integer(obj, where, type_name)`."""
+    if len(args) != len(launcher.kinds):
+        names = ", ".join(a.get("name", "?")
+                          for a in launcher.kernel.signature)
+        raise LaunchError(
+            "kernel '%s' takes %d arguments (%s) but %d were given" %
+            (launcher.name, len(launcher.kinds), names, len(args)))
+    values = []
+    for obj, kind, type_name, where in zip(args, launcher.kinds,
+                                           launcher.types, launcher.wheres):
+        if kind == "pointer":
+            values.append(pointer(obj, where))
+        elif kind == "int":
+            values.append(integer(obj, where, type_name))
+        else:
+            values.append(float_value(obj, where, type_name))
+    return values

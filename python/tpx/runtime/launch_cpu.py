@@ -132,22 +132,8 @@ class CPULauncher:
 
     def convert(self, args):
         """Python objects -> launch values, checking each against the ABI."""
-        if len(args) != len(self.kinds):
-            names = ", ".join(a.get("name", "?") for a in
-                              self.kernel.signature)
-            raise LaunchError(
-                "kernel '%s' takes %d arguments (%s) but %d were given" %
-                (self.name, len(self.kinds), names, len(args)))
-        values = []
-        for obj, kind, type_name, where in zip(args, self.kinds, self.types,
-                                               self.wheres):
-            if kind == "pointer":
-                values.append(host_buffer(obj, where))
-            elif kind == "int":
-                values.append(arguments.int_value(obj, where, type_name))
-            else:
-                values.append(arguments.float_value(obj, where, type_name))
-        return values
+        return arguments.convert_all(self, args, host_buffer,
+                                     arguments.int_value)
 
     def launch(self, gx, gy, gz, args, stream=None):
         self.launch_values(gx, gy, gz, self.convert(args))

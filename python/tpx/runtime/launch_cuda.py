@@ -286,22 +286,9 @@ class CUDALauncher:
 
     def convert(self, args, device):
         """Python objects -> launch values, checked against the ABI."""
-        if len(args) != len(self.kinds):
-            names = ", ".join(a.get("name", "?")
-                              for a in self.kernel.signature)
-            raise LaunchError(
-                "kernel '%s' takes %d arguments (%s) but %d were given" %
-                (self.name, len(self.kinds), names, len(args)))
-        values = []
-        for obj, kind, type_name, where in zip(args, self.kinds, self.types,
-                                               self.wheres):
-            if kind == "pointer":
-                values.append(device_pointer(obj, where, device))
-            elif kind == "int":
-                values.append(_checked_int(obj, where, type_name))
-            else:
-                values.append(arguments.float_value(obj, where, type_name))
-        return values
+        return arguments.convert_all(
+            self, args, lambda obj, where: device_pointer(obj, where, device),
+            _checked_int)
 
     def launch(self, gx, gy, gz, args, stream=None):
         device = _current_device()
