@@ -50,3 +50,11 @@ def test_top_level_name_exists(name):
 def test_extra_libdevice_and_math_namespaces():
     assert tl.extra.libdevice.pow is not None
     assert tl.math.exp is tl.exp
+
+
+def test_older_libdevice_paths():
+    from tpx.language.extra import libdevice
+    from tpx.language.extra.cuda import libdevice as cuda_libdevice
+    import tpx.language.extra.cuda.libdevice as imported
+    assert cuda_libdevice is libdevice and imported is libdevice
+    assert tl.extra.cuda.libdevice is libdevice
