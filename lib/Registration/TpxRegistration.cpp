@@ -1,5 +1,6 @@
 //===- TpxRegistration.cpp ------------------------------------------------===//
 #include "tpx/Registration/TpxRegistration.h"
+#include "tpx/Analysis/TestPasses.h"
 #include "tpx/Conversion/TPXGPUToNVVM/TPXGPUToNVVM.h"
 #include "tpx/Conversion/TTToCPU/TTToCPU.h"
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
@@ -50,6 +51,7 @@ void tpx::registerTpxPasses() {
     tpx::registerTTToTPXGPUPasses();
     tpx::registerTPXGPUToNVVMPasses();
     tpx::registerNVIDIAPasses();
+    tpx::registerAnalysisTestPasses();
     // Backends' stage emitters, so that every tool can run every stage.
     tpx::registerCPUTarget();
     tpx::registerNVIDIATarget();

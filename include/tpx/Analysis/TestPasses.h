@@ -1,0 +1,12 @@
+//===- TestPasses.h - passes that print analysis results for lit tests ----===//
+#ifndef TPX_ANALYSIS_TESTPASSES_H
+#define TPX_ANALYSIS_TESTPASSES_H
+
+namespace tpx {
+
+/// Registers `test-print-axis-info`.
+void registerAnalysisTestPasses();
+
+} // namespace tpx
+
+#endif // TPX_ANALYSIS_TESTPASSES_H
