@@ -271,3 +271,43 @@ tt.func public @cf_join(%cond: i1, %ptr: !tt.ptr<f16> {tt.divisibility = 16 : i3
   %k = tt.addptr %j, %c2 : !tt.ptr<f16>, i32
   tt.return
 }
+
+// -----
+
+// A loop-carried offset that is multiplied each iteration loses its
+// contiguity on the back-edge; the fixpoint needs more than one visit.
+tt.func public @for_fixpoint(%n: i32) {
+  // expected-remark @below {{contiguity = [1], divisibility = [4294967296], constancy = [1]}}
+  %c0 = arith.constant 0 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %c1 = arith.constant 1 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [2], constancy = [64]}}
+  %c2 = arith.constant dense<2> : tensor<64xi32>
+  // expected-remark @below {{contiguity = [64], divisibility = [4294967296], constancy = [1]}}
+  %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %res = scf.for %i = %c0 to %n step %c1 iter_args(%x = %r) -> (tensor<64xi32>) : i32 {
+    // expected-remark @below {{contiguity = [1], divisibility = [2], constancy = [1]}}
+    %y = arith.muli %x, %c2 : tensor<64xi32>
+    scf.yield %y : tensor<64xi32>
+  }
+  tt.return
+}
+
+// -----
+
+// A private callee's arguments join what every call site passes.
+tt.func private @callee(%p: !tt.ptr<f32>) -> !tt.ptr<f32> attributes {noinline = true} {
+  // expected-remark @below {{contiguity = [1], divisibility = [4], constancy = [1]}}
+  %c4 = arith.constant 4 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1]}}
+  %q = tt.addptr %p, %c4 : !tt.ptr<f32>, i32
+  tt.return %q : !tt.ptr<f32>
+}
+tt.func public @caller(%a: !tt.ptr<f32> {tt.divisibility = 32 : i32}, %b: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1]}}
+  %x = tt.call @callee(%a) : (!tt.ptr<f32>) -> !tt.ptr<f32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1]}}
+  %y = tt.call @callee(%b) : (!tt.ptr<f32>) -> !tt.ptr<f32>
+  tt.return
+}
