@@ -163,8 +163,11 @@ static void applyHints(AxisInfo &info, ArrayRef<int64_t> shape,
 AxisInfo AxisInfo::getEntryState(Value value) {
   SmallVector<int64_t, 4> shape = getShape(value.getType());
   AxisInfo info = getPessimistic(shape, getStep(value.getType()));
+  // Triton specializes scalar arguments only; what a hint on a tensor
+  // argument would mean per dimension is not defined.
   auto arg = dyn_cast<BlockArgument>(value);
-  if (!arg || !arg.getOwner()->isEntryBlock())
+  if (!arg || !arg.getOwner()->isEntryBlock() ||
+      isa<RankedTensorType>(value.getType()))
     return info;
   auto function = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
   if (!function)
