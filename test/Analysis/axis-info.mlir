@@ -311,3 +311,30 @@ tt.func public @caller(%a: !tt.ptr<f32> {tt.divisibility = 32 : i32}, %b: !tt.pt
   %y = tt.call @callee(%b) : (!tt.ptr<f32>) -> !tt.ptr<f32>
   tt.return
 }
+
+// -----
+
+// A branch the constant propagation proves dead contributes nothing to the
+// join: only the 16-byte-aligned side reaches ^bb3. Values in dead code
+// print as pessimistic.
+tt.func public @dead_branch(%ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %true = arith.constant true
+  // expected-remark @below {{contiguity = [1], divisibility = [8], constancy = [1]}}
+  %c8 = arith.constant 8 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %c1 = arith.constant 1 : i32
+  cf.cond_br %true, ^bb1, ^bb2
+^bb1:
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1]}}
+  %a = tt.addptr %ptr, %c8 : !tt.ptr<f16>, i32
+  cf.br ^bb3(%a : !tt.ptr<f16>)
+^bb2:
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %b = tt.addptr %ptr, %c1 : !tt.ptr<f16>, i32
+  cf.br ^bb3(%b : !tt.ptr<f16>)
+^bb3(%j: !tt.ptr<f16>):
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1]}}
+  %k = tt.addptr %j, %c8 : !tt.ptr<f16>, i32
+  tt.return
+}
