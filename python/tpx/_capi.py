@@ -165,6 +165,20 @@ _PROTOTYPES = {
         ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint32),
         ctypes.POINTER(TpxLaunchArg), ctypes.c_size_t, ctypes.c_uint32,
         ctypes.c_void_p]),
+    # const char * owned by the artifact; null when it has no such stage.
+    "tpxArtifactGetStage": (ctypes.c_void_p, [
+        ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_size_t)]),
+    # malloc'ed comma-separated names.
+    "tpxArtifactGetStageNames": (ctypes.c_void_p, [ctypes.c_void_p]),
+    "tpxGetPluginPath": (ctypes.c_char_p, [ctypes.c_size_t]),
+    "tpxBuildDslOpFunction": (_status, [
+        ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t,
+        ctypes.POINTER(TpxKeywordArg), ctypes.c_size_t, ctypes.c_char_p,
+        ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p]),
+    # TpxCompileOptions is declared by its users (tests, tools).
+    "tpxCompileString": (_status, [
+        ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p,
+        ctypes.POINTER(ctypes.c_size_t), ctypes.c_void_p]),
 }
 
 _lock = threading.Lock()
@@ -207,6 +221,13 @@ def library():
             except OSError as e:
                 tried.append("%s (%s)" % (path, e))
                 continue
+            missing = [n for n in _PROTOTYPES if not hasattr(lib, n)]
+            if missing:
+                # The package and libtpx come from one build.
+                raise TpxError(
+                    "tpx: the tpx library %s lacks %s: it is older than "
+                    "this Python package; rebuild it (./scripts/build.sh)"
+                    % (path, ", ".join(missing)))
             for name, (restype, argtypes) in _PROTOTYPES.items():
                 fn = getattr(lib, name)
                 fn.restype = restype
@@ -217,36 +238,6 @@ def library():
             "tpx: cannot load the tpx library (build it with "
             "./scripts/build.sh or set TPX_LIBRARY); tried: " +
             "; ".join(tried))
-
-
-def optional(name, restype, argtypes):
-    """A C API function bound on first use. The package and libtpx come
-    from one build, so a missing function means a stale library: that is
-    an error naming it, not a feature quietly turned off."""
-    lib = library()
-    fn = getattr(lib, name, None)
-    if fn is None:
-        raise TpxError(
-            "tpx: the tpx library %s has no %s: it is older than this "
-            "Python package; rebuild it (./scripts/build.sh)" %
-            (getattr(lib, "_name", "?"), name))
-    fn.restype = restype
-    fn.argtypes = argtypes
-    return fn
-
-
-def artifact_get_stage():
-    """tpxArtifactGetStage(artifact, stage, &size) -> const char * (owned by
-    the artifact; null when it has no such stage)."""
-    return optional("tpxArtifactGetStage", ctypes.c_void_p, [
-        ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_size_t)])
-
-
-def artifact_get_stage_names():
-    """tpxArtifactGetStageNames(artifact) -> malloc'ed comma-separated
-    names."""
-    return optional("tpxArtifactGetStageNames", ctypes.c_void_p,
-                    [ctypes.c_void_p])
 
 
 def take_string(pointer):

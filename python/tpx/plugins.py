@@ -172,11 +172,6 @@ _lock = threading.RLock()
 _plugins = []          # Plugin, in load order (plugins are never unloaded)
 
 
-def _plugin_path_fn():
-    return _capi.optional("tpxGetPluginPath", ctypes.c_char_p,
-                          [ctypes.c_size_t])
-
-
 def _refresh():
     """Reads plugins loaded since the last call (by us or through the C
     API directly) and gives them their language namespaces."""
@@ -185,7 +180,7 @@ def _refresh():
         count = lib.tpxGetNumPlugins()
         if count == len(_plugins):
             return list(_plugins)
-        path_of = _plugin_path_fn()
+        path_of = lib.tpxGetPluginPath
         new = []
         for i in range(len(_plugins), count):
             info = lib.tpxGetPlugin(i)
@@ -291,10 +286,7 @@ def build_dsl_function(op_name, operand_types, keywords, function_name,
     op (tpxBuildDslOpFunction). `operand_types` are MLIR type texts,
     `keywords` (name, kind, value) triples. Raises ValueError with the C
     API's message when the op rejects the call."""
-    fn = _capi.optional("tpxBuildDslOpFunction", ctypes.c_int, [
-        ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t,
-        ctypes.POINTER(_capi.TpxKeywordArg), ctypes.c_size_t,
-        ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p])
+    fn = _capi.library().tpxBuildDslOpFunction
     types_ = (ctypes.c_char_p * max(1, len(operand_types)))(
         *[t.encode() for t in operand_types])
     args = (_capi.TpxKeywordArg * max(1, len(keywords)))()

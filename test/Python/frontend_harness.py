@@ -91,15 +91,7 @@ def run(jit_fn, grid, *args, pipeline=None, **constexprs):
                 ctypes.byref(artifact), error_type=CompilationError)
     try:
         launch = []
-        values = []
-        for spec, arg in zip(specs, args):
-            if spec.is_constexpr:
-                continue
-            if isinstance(arg, _tdesc.TensorDescriptor):
-                values.extend(_tdesc.launch_values(arg))
-            else:
-                values.append(arg)
-        for arg in values:
+        for arg in _launch_values(specs, args):
             a = _capi.TpxLaunchArg()
             if isinstance(arg, np.ndarray):
                 a.kind = _capi.ARG_BUFFER

@@ -393,9 +393,7 @@ def _ttir_stage_output(source, pipeline_text):
                     ("dumpDir", ctypes.c_char_p),
                     ("overrideDir", ctypes.c_char_p),
                     ("pipelineText", ctypes.c_char_p)]
-    fn = _capi.optional("tpxCompileString", ctypes.c_int, [
-        ctypes.c_char_p, ctypes.POINTER(Options), ctypes.c_void_p,
-        ctypes.POINTER(ctypes.c_size_t), ctypes.c_void_p])
+    fn = _capi.library().tpxCompileString
     options = Options(ctypes.sizeof(Options), b"cpu", b"ttir", None, None,
                       _capi.encode(pipeline_text))
     out = ctypes.c_void_p()

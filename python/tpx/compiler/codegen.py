@@ -32,8 +32,7 @@ class UnsupportedLanguageConstruct(CompilationError):
     pass
 
 
-def _unwrap(x):
-    return x.value if isinstance(x, constexpr) else x
+from tpx.language.core import _unwrap_if_constexpr as _unwrap  # noqa
 
 
 def _is_compile_time(x):
@@ -91,10 +90,6 @@ def assigned_names(statements):
     for s in statements:
         finder.visit(s)
     return names
-
-
-class _ReturnFound(Exception):
-    pass
 
 
 def _closure_values(fn):
@@ -176,8 +171,10 @@ class FunctionGenerator(ast.NodeVisitor):
         self.returns = None      # the values of the first return
         self.has_return = False
         self.continuation = None  # statements after a returning `if`
-        self.return_depth = 0    # > 0 in a branch of a returning `if`
-        self.region_depth = 0    # > 0 inside scf regions (loops, ifs)
+        self.entry_block = None  # the function's body (tt.return here)
+        # Blocks a `return` may end: the body and the branches of returning
+        # ifs (which yield the values); not loop or plain `if` regions.
+        self.return_blocks = set()
         self.current_node = None
 
     # -- locations and errors -------------------------------------------------
@@ -334,7 +331,8 @@ class FunctionGenerator(ast.NodeVisitor):
                                  "%r and %r" % (_unwrap(self.returns),
                                                 _unwrap(value)))
         else:
-            if self.return_depth and value is not None:
+            if self.builder.block is not self.entry_block and \
+                    value is not None:
                 value = self.as_carried(value, None, "return value", node)
             self.returns = value
             self.has_return = True
@@ -345,7 +343,8 @@ class FunctionGenerator(ast.NodeVisitor):
         returning if, the branch yields the values instead."""
         handles = [v.handle for v in _flatten(value)
                    if isinstance(v, tensor)]
-        op = "scf.yield" if self.return_depth else "tt.return"
+        op = "tt.return" if self.builder.block is self.entry_block else \
+            "scf.yield"
         self.builder.op(op, handles, [], terminator=True)
 
     def visit_Assert(self, node):
@@ -403,7 +402,7 @@ class FunctionGenerator(ast.NodeVisitor):
             return
         cond = self.scalar_condition(cond, node.test)
         if _contains_return(node.body) or _contains_return(node.orelse):
-            if self.region_depth:
+            if self.builder.block not in self.return_blocks:
                 raise self.error(node, "`return` inside an `if` on a tensor "
                                  "is only supported outside loops and "
                                  "other `if`s on tensors",
@@ -422,27 +421,24 @@ class FunctionGenerator(ast.NodeVisitor):
         stays structured control flow, which every target lowers."""
         before = dict(self.scope)
         blocks = []
-        self.return_depth += 1
-        try:
-            for body in (then_body, else_body):
-                self.scope = dict(before)
-                statements = list(body)
-                if not _always_returns(statements):
-                    statements += continuation
-                block = self.builder.new_block()
-                with self.builder.at(block):
-                    self.visit_statements(statements)
-                    if not block.terminated:
-                        if self.has_return and any(
-                                isinstance(v, tensor)
-                                for v in _flatten(self.returns)):
-                            raise self.error(node, "not every path of this "
-                                             "`if` returns a value")
-                        self.builder.op("scf.yield", [], [], terminator=True)
-                blocks.append(block)
-        finally:
-            self.return_depth -= 1
-            self.scope = before
+        for body in (then_body, else_body):
+            self.scope = dict(before)
+            statements = list(body)
+            if not _always_returns(statements):
+                statements += continuation
+            block = self.builder.new_block()
+            self.return_blocks.add(block)
+            with self.builder.at(block):
+                self.visit_statements(statements)
+                if not block.terminated:
+                    if self.has_return and any(
+                            isinstance(v, tensor)
+                            for v in _flatten(self.returns)):
+                        raise self.error(node, "not every path of this `if` "
+                                         "returns a value")
+                    self.builder.op("scf.yield", [], [], terminator=True)
+            blocks.append(block)
+        self.scope = before
         template = self.returns if self.has_return else None
         flat = [v for v in _flatten(template) if isinstance(v, tensor)]
         results = self.builder.op("scf.if", [cond.handle],
@@ -461,14 +457,6 @@ class FunctionGenerator(ast.NodeVisitor):
         return cond
 
     def structured_if(self, node, cond, then_body, else_body):
-        self.region_depth += 1
-        try:
-            return self._structured_if_region(node, cond, then_body,
-                                              else_body)
-        finally:
-            self.region_depth -= 1
-
-    def _structured_if_region(self, node, cond, then_body, else_body):
         before = dict(self.scope)
         then_block = self.builder.new_block()
         with self.builder.at(then_block):
@@ -683,16 +671,8 @@ class FunctionGenerator(ast.NodeVisitor):
         self.loop(node, "for", bounds, loop_attrs, ty,
                   transform_iv=lambda k: sem.sub(lb_t, sem.mul(k, s)))
 
-    def loop(self, node, kind, bounds, loop_attrs, iv_ty, transform_iv=None):
-        self.region_depth += 1
-        try:
-            return self._loop_region(node, kind, bounds, loop_attrs, iv_ty,
-                                     transform_iv)
-        finally:
-            self.region_depth -= 1
-
-    def _loop_region(self, node, kind, bounds, loop_attrs, iv_ty,
-                     transform_iv=None):
+    def loop(self, node, kind, bounds, loop_attrs, iv_ty,
+             transform_iv=None):
         names = self.carried_names(node.body)
         inits = []
         templates = []
@@ -753,13 +733,6 @@ class FunctionGenerator(ast.NodeVisitor):
             offset += n
 
     def visit_While(self, node):
-        self.region_depth += 1
-        try:
-            return self._visit_While_region(node)
-        finally:
-            self.region_depth -= 1
-
-    def _visit_While_region(self, node):
         if node.orelse:
             raise self.error(node, "while ... else is not supported",
                              UnsupportedLanguageConstruct)
@@ -1135,6 +1108,8 @@ def emit_function(module, jit_fn, values, symbol, visibility,
             arg_locs.append(_param_loc(module, gen, p.name, fn_def))
     block = module.builder.new_block([v.type.to_ir() for v in flat],
                                      arg_locs)
+    gen.entry_block = block
+    gen.return_blocks = {block}
     args = iter(block.args)
     for p, v in zip(jit_fn.params, values):
         if isinstance(v, tensor) or (isinstance(v, tuple) and
@@ -1155,6 +1130,8 @@ def emit_function(module, jit_fn, values, symbol, visibility,
             gen.scope[p.name] = v if not isinstance(
                 _unwrap(v), (int, float, bool, str, type(None))) or \
                 isinstance(v, constexpr) else constexpr(v)
+    gen.entry_block = block
+    gen.return_blocks = {block}
     with module.builder.at(block), \
             module.builder.location(gen.loc_of(fn_def)):
         gen.visit_statements(fn_def.body)
@@ -1194,10 +1171,6 @@ _PY_CMP = {
     ast.Lt: _operator.lt, ast.LtE: _operator.le, ast.Gt: _operator.gt,
     ast.GtE: _operator.ge, ast.Eq: _operator.eq, ast.NotEq: _operator.ne,
 }
-
-
-class _KernelRange:
-    """`range` inside a kernel (scf.for); outside it is Python's."""
 
 
 _PY_BUILTINS = {"range": builtins.range}

@@ -277,8 +277,8 @@ class CompiledKernel:
         return md
 
     def _read_stages(self, lib):
-        names_fn = _capi.artifact_get_stage_names()
-        stage_fn = _capi.artifact_get_stage()
+        names_fn = lib.tpxArtifactGetStageNames
+        stage_fn = lib.tpxArtifactGetStage
         text = _capi.take_string(names_fn(self._handle)) or ""
         text = text.strip()
         if text.startswith("["):

@@ -22,8 +22,7 @@ _SEM = {"relaxed": 1, "acquire": 2, "release": 3, "acq_rel": 4}
 _SCOPE = {"gpu": 1, "cta": 2, "sys": 3}
 
 
-def _unwrap(x):
-    return x.value if isinstance(x, constexpr) else x
+from tpx.language.core import _unwrap_if_constexpr as _unwrap  # noqa
 
 
 def _sem(sem):

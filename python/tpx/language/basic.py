@@ -4,8 +4,7 @@ from tpx.language import core
 from tpx.language.core import builtin, constexpr, tensor
 
 
-def _unwrap(x):
-    return x.value if isinstance(x, constexpr) else x
+from tpx.language.core import _unwrap_if_constexpr as _unwrap  # noqa
 
 
 def _shape_list(shape):

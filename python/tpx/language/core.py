@@ -69,8 +69,12 @@ class constexpr:
         return getattr(self.value, name)
 
 
-def _unwrap(x):
+def _unwrap_if_constexpr(x):
+    """The value of a constexpr, anything else unchanged (Triton's name)."""
     return x.value if isinstance(x, constexpr) else x
+
+
+_unwrap = _unwrap_if_constexpr
 
 
 def _make_constexpr_binop(op):

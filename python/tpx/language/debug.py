@@ -29,8 +29,7 @@ class CompileTimeAssertionFailure(CompilationError):
     """A `tl.static_assert` whose condition is false."""
 
 
-def _unwrap(x):
-    return x.value if isinstance(x, constexpr) else x
+from tpx.language.core import _unwrap_if_constexpr as _unwrap  # noqa
 
 
 def debug_enabled(sem):

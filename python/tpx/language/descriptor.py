@@ -54,8 +54,7 @@ _PADDING = {"zero": PAD_ZERO, "nan": PAD_NAN}
 _REDUCE_KIND = {"add": 1, "min": 2, "max": 3, "and": 6, "or": 7, "xor": 8}
 
 
-def _unwrap(x):
-    return x.value if isinstance(x, constexpr) else x
+from tpx.language.core import _unwrap_if_constexpr as _unwrap  # noqa
 
 
 def _as_list(x):

@@ -29,8 +29,7 @@ _SCALE_FORMATS = {"e4m3": 0, "e5m2": 1, "e2m3": 2, "e3m2": 3, "e2m1": 4,
 _DOT_DTYPES = ("int8", "uint8", "fp16", "bf16", "fp32", "fp64")
 
 
-def _unwrap(x):
-    return x.value if isinstance(x, constexpr) else x
+from tpx.language.core import _unwrap_if_constexpr as _unwrap  # noqa
 
 
 def _check(cond, message=None):

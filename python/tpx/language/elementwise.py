@@ -15,8 +15,7 @@ from tpx.compiler.ir import Raw
 from tpx.language.core import block_type, builtin, constexpr, tensor
 
 
-def _unwrap(x):
-    return x.value if isinstance(x, constexpr) else x
+from tpx.language.core import _unwrap_if_constexpr as _unwrap  # noqa
 
 
 # -- external functions -------------------------------------------------------

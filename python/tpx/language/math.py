@@ -17,8 +17,7 @@ from tpx.language.core import builtin, constexpr, tensor
 _NO_FASTMATH = {"fastmath": Raw("#arith.fastmath<none>")}
 
 
-def _unwrap(x):
-    return x.value if isinstance(x, constexpr) else x
+from tpx.language.core import _unwrap_if_constexpr as _unwrap  # noqa
 
 
 def _check_dtype(dtypes):

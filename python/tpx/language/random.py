@@ -22,8 +22,7 @@ _PHILOX64 = (0x9E3779B97F4A7C15, 0xBB67AE8584CAA73B, 0xD2E7470EE14C6C93,
              0xCA5A826395121157)
 
 
-def _unwrap(x):
-    return x.value if isinstance(x, constexpr) else x
+from tpx.language.core import _unwrap_if_constexpr as _unwrap  # noqa
 
 
 def _rounds(n_rounds):

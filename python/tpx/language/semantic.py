@@ -16,8 +16,7 @@ from tpx.language import core as tl
 from tpx.language.core import block_type, constexpr, tensor
 
 
-def _unwrap(x):
-    return x.value if isinstance(x, constexpr) else x
+from tpx.language.core import _unwrap_if_constexpr as _unwrap  # noqa
 
 
 class IncompatibleTypeErrorImpl(TypeError):

@@ -32,17 +32,12 @@ import os
 import textwrap
 import threading
 
-from tpx import _capi
+from tpx import _capi, pipeline
 from tpx.compiler.spec import CompileSpec
 from tpx.errors import CompilationError, OutOfResources, TpxError
-
-
-def _scoped_selection():
-    """The extensions of the enclosing `with tpx.pipeline(...)` blocks."""
-    from tpx.pipeline import _scope
-    global _scoped_selection
-    _scoped_selection = _scope.get
-    return _scope.get()
+# Kernels compiled in `with tpx.pipeline(...)` differ from the same kernel
+# outside it: the block's selection (a per-thread tuple) keys the fast path.
+from tpx.pipeline import _scope
 
 
 class KernelParam:
@@ -140,7 +135,7 @@ class _State:
     """What the hot path needs for the active driver, rebuilt when the
     compile configuration changes."""
     __slots__ = ("generation", "driver", "backend", "binder", "hot", "fast",
-                 "stream", "material", "launchers")
+                 "stream", "launchers")
 
     def __init__(self, generation, driver, backend, binder, stream, cold):
         self.generation = generation
@@ -150,9 +145,7 @@ class _State:
         self.hot = binder.tpx_hot
         self.fast = {}          # (device, scope) -> {key: (kernel, launch)}
         self.stream = stream
-        self.material = {}      # target -> cache-key material hash
         self.launchers = {}     # grid -> kernel[grid]'s launcher
-        from tpx.pipeline import _scope
         binder.tpx_namespace.update(
             _tpx_generation=generation, _tpx_fast=self.fast,
             _tpx_stream=stream, _tpx_cold=cold, _tpx_scope=_scope.get)
@@ -283,7 +276,7 @@ class JITFunction(KernelInterface):
         # Kernels compiled inside `with tpx.pipeline(...)` differ from the
         # same kernel outside it: the block's selection (a per-thread tuple)
         # is part of the fast-path key.
-        fast = state.fast.get((device, _scoped_selection()))
+        fast = state.fast.get((device, _scope.get()))
         entry = fast.get(key) if fast is not None else None
         if entry is None:
             entry = self._miss(state, device, key, values, bound)
@@ -451,23 +444,10 @@ class JITFunction(KernelInterface):
                 i += 2
         return specs
 
-    def _material(self, state, target):
-        """A hash of the pipeline's cache-key material for `target` (the
-        plugins' content hashes and the effective pipeline text)."""
-        value = state.material.get(target)
-        if value is None:
-            lib = _capi.library()
-            text = _capi.get_string(lib.tpxGetCacheKeyMaterial,
-                                    target.encode()) or ""
-            value = hashlib.sha256(text.encode()).hexdigest()[:32]
-            state.material[target] = value
-        return value
-
     def _miss(self, state, device, key, values, bound):
         num_warps, num_stages, debug = self._options(key)
         specs = self._specs(key)
         target = state.driver.compile_target(device)
-        from tpx import pipeline
         pipeline_text, pipeline_key = pipeline.resolve(self, target)
         normalized = (tuple(specs), target, num_warps, num_stages, debug,
                       hashlib.sha256(pipeline_key.encode()).hexdigest())
@@ -480,7 +460,7 @@ class JITFunction(KernelInterface):
             launch = kernel.launcher.runner(selection)
             entry = self._entries.setdefault(normalized, (kernel, launch))
             self.cache.setdefault(device, {})[normalized] = entry[0]
-        state.fast.setdefault((device, _scoped_selection()), {})[key] = entry
+        state.fast.setdefault((device, _scope.get()), {})[key] = entry
         return entry
 
     def _compile(self, specs, target, num_warps, num_stages, debug,
