@@ -90,15 +90,16 @@ static std::string checkRegisterBudget(Type type, unsigned numWarps) {
       .str();
 }
 
-/// An atomic whose old values are used needs each element in one thread:
-/// the SIMT lowering runs it in the element's owner and has no way to hand
-/// the old value to the replicas (MemoryPatterns.cpp). A tensor with fewer
-/// elements than the block has threads (or a scalar) is always replicated.
+/// A tensor atomic whose old values are used needs each element in one
+/// thread: the SIMT lowering runs it in the element's owner and hands the
+/// old value on only for scalars (through shared memory), not to the
+/// replicas of a tensor element (MemoryPatterns.cpp). A tensor with fewer
+/// elements than the block has threads is always replicated.
 static std::string checkAtomicResult(Operation *op, unsigned numWarps) {
   if (op->getNumResults() != 1 || op->getResult(0).use_empty())
     return "";
   auto tensor = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (tensor && tensor.getNumElements() >= int64_t(numWarps) * 32)
+  if (!tensor || tensor.getNumElements() >= int64_t(numWarps) * 32)
     return "";
   return "atomics whose old values are used on fewer elements than the "
          "block has threads";

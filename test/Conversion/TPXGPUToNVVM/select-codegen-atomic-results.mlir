@@ -45,3 +45,17 @@ module {
     tt.return
   }
 }
+
+// -----
+
+// Scalar atomics broadcast their old value through shared memory: SIMT.
+// CHECK: module attributes {tpx.codegen = "simt"}
+module {
+  tt.func public @scalar_used(%p: !tt.ptr<i32>, %out: !tt.ptr<i32>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %old = tt.atomic_cas acq_rel, gpu, %p, %c0, %c1 : (!tt.ptr<i32>, i32, i32) -> i32
+    tt.store %out, %old : !tt.ptr<i32>
+    tt.return
+  }
+}
