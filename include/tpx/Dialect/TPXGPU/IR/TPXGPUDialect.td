@@ -41,6 +41,26 @@ def TPXGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kThreadsPerWarpAttrName =
         "tpxgpu.threads-per-warp";
     static constexpr unsigned kDefaultThreadsPerWarp = 32;
+
+    // Facts one pass hands to another. The dialect owns (and verifies)
+    // them, so no pass or driver includes a later conversion to read them.
+    /// Module: the NVIDIA code generator, "simt" or "scalar" (one thread).
+    static constexpr ::llvm::StringLiteral kCodegenAttrName = "tpxgpu.codegen";
+    /// Module: threads per block the kernel must be launched with (i32).
+    static constexpr ::llvm::StringLiteral kBlockThreadsAttrName =
+        "tpxgpu.block-threads";
+    /// Module: dynamic shared memory the kernel needs, in bytes (i64).
+    static constexpr ::llvm::StringLiteral kSharedBytesAttrName =
+        "tpxgpu.shared-bytes";
+    /// Op: byte offset of its shared-memory buffer (a local_alloc) or
+    /// scratch (an op whose lowering exchanges data through shared memory),
+    /// set by the shared-memory allocation pass (i64).
+    static constexpr ::llvm::StringLiteral kSharedOffsetAttrName =
+        "tpxgpu.shared-offset";
+    /// Op (tt.load/store/atomics): per-dimension contiguity of the pointer
+    /// operand (dense i64 array), from the AxisInfo analysis.
+    static constexpr ::llvm::StringLiteral kContiguityAttrName =
+        "tpxgpu.contiguity";
   }];
 }
 
