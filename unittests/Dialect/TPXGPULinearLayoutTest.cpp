@@ -166,15 +166,64 @@ TEST_F(LinearLayoutTest, RegisterMapsNeedMatchingThreads) {
     EXPECT_EQ(swap(b.apply(r, 3, 1)), a.apply((*map)[r], 3, 1));
 }
 
+// PTX ISA, wgmma .m64nNk16 fragment D (f32): warp w of the group holds rows
+// 16w..16w+15; for each 8 columns j, d[4j + {0,1}] at (g, 8j + 2t + {0,1})
+// and d[4j + {2,3}] at (g + 8, ...).
+TEST_F(LinearLayoutTest, WgmmaAccumulatorIsThePtxFragment) {
+  LinearLayout l = layout("#tpxgpu.nvidia_mma<{version = 3, warpsPerCTA = "
+                          "[8, 1], instrShape = [16, 64, 16]}>",
+                          {128, 64});
+  EXPECT_EQ(l.getNumRegisters(), 32u);
+  for (unsigned warp = 0; warp < 8; ++warp)
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      int64_t g = lane / 4, t = lane % 4;
+      for (unsigned r = 0; r < 32; ++r) {
+        int64_t row = 16 * warp + g + ((r & 2) ? 8 : 0);
+        int64_t col = 8 * (r / 4) + 2 * t + (r & 1);
+        EXPECT_EQ(l.apply(r, lane, warp), Coordinate({row, col})) << r;
+      }
+    }
+  for (auto &[element, count] : countHolders(l))
+    EXPECT_EQ(count, 1);
+  // Warp groups along N take the next instrN columns; a tile taller than
+  // the warps repeats in registers after the instruction's own.
+  LinearLayout wide = layout("#tpxgpu.nvidia_mma<{version = 3, warpsPerCTA = "
+                             "[4, 2], instrShape = [16, 32, 16]}>",
+                             {128, 64});
+  EXPECT_EQ(wide.apply(0, 0, 4), Coordinate({0, 32}));
+  EXPECT_EQ(wide.apply(16, 0, 0), Coordinate({64, 0}));
+  for (auto &[element, count] : countHolders(wide))
+    EXPECT_EQ(count, 1);
+}
+
+// wgmma's A from registers: per warp the mma.sync m16n8k16 A fragment of
+// its 16 rows; replicated across warp groups along N.
+TEST_F(LinearLayoutTest, WgmmaRegisterOperandIsThePtxFragment) {
+  LinearLayout a = layout(
+      "#tpxgpu.dot_op<{opIdx = 0, parent = #tpxgpu.nvidia_mma<{version = 3, "
+      "warpsPerCTA = [4, 2], instrShape = [16, 64, 16]}>, kWidth = 2}>",
+      {64, 32});
+  for (unsigned warp = 0; warp < 4; ++warp)
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      int64_t g = lane / 4, t = lane % 4;
+      for (unsigned r = 0; r < 16; ++r) {
+        int64_t row = 16 * warp + g + ((r & 2) ? 8 : 0);
+        int64_t col = 16 * (r / 8) + 2 * t + (r & 1) + ((r & 4) ? 8 : 0);
+        EXPECT_EQ(a.apply(r, lane, warp), Coordinate({row, col})) << r;
+        EXPECT_EQ(a.apply(r, lane, warp + 4), a.apply(r, lane, warp));
+      }
+    }
+}
+
 TEST_F(LinearLayoutTest, UnsupportedLayoutsSayWhy) {
   std::string why;
-  Attribute v3 =
-      parseAttribute("#tpxgpu.nvidia_mma<{version = 3, warpsPerCTA = [4, 1], "
-                     "instrShape = [16, 64, 16]}>",
-                     &context);
-  ASSERT_TRUE(v3);
-  EXPECT_FALSE(toLinearLayout(v3, {64, 64}, &why).has_value());
-  EXPECT_NE(why.find("version-2"), std::string::npos) << why;
+  Attribute mfma = parseAttribute(
+      "#tpxgpu.amd_mfma<{version = 4, warpsPerCTA = [2, 2], instrShape = [32, "
+      "32, 16]}>",
+      &context);
+  ASSERT_TRUE(mfma);
+  EXPECT_FALSE(toLinearLayout(mfma, {64, 64}, &why).has_value());
+  EXPECT_NE(why.find("no register form"), std::string::npos) << why;
   Attribute blocked = parseAttribute(kBlocked1D, &context);
   EXPECT_FALSE(toLinearLayout(blocked, {100}, &why).has_value());
   EXPECT_NE(why.find("powers of two"), std::string::npos) << why;

@@ -198,6 +198,49 @@ static LinearLayout mmaV2ToLinear(NvidiaMmaEncodingAttr mma,
   return b.layout;
 }
 
+/// wgmma accumulator fragments: an m64nN instruction gives warp w of the
+/// warp group rows 16w..16w+15 of its 64 and, per 8 columns j, the
+/// registers d[4j..4j+3] at (g, 8j + 2t + {0,1}) and (g + 8, ...), lane =
+/// 4g + t (PTX ISA, "wgmma .m64nNk16 register fragment D"). The four warps
+/// of a group are consecutive; further warp groups step along M, then N.
+static LinearLayout mmaV3ToLinear(NvidiaMmaEncodingAttr mma,
+                                  ArrayRef<int64_t> shape) {
+  LayoutBuilder b(shape);
+  unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+  unsigned instrN = mma.getInstrShape()[1];
+  b.layout.addBasis(LinearLayout::Register, b.unit(1, 1));
+  b.layout.addBasis(LinearLayout::Register, b.unit(0, 8));
+  b.add(LinearLayout::Register, 1, 8, instrN / 8);
+  b.add(LinearLayout::Lane, 1, 2, 4);
+  b.add(LinearLayout::Lane, 0, 1, 8);
+  b.add(LinearLayout::Warp, 0, 16, wm);
+  b.add(LinearLayout::Warp, 1, instrN, wn);
+  b.repeat(1, int64_t(instrN) * wn);
+  b.repeat(0, 16 * wm);
+  return b.layout;
+}
+
+/// wgmma's A operand in registers (16-bit types): per warp the fragment of
+/// mma.sync.m16n8k16's A (a0..a7 = (g + 8*bit1, 2t + bit0 + 8*bit2)) for
+/// the warp's 16 rows of each 16-deep K step; warps as in the accumulator
+/// (four along M per group), replicated across the warps along N.
+static LinearLayout mmaV3OperandAToLinear(NvidiaMmaEncodingAttr mma,
+                                          ArrayRef<int64_t> shape) {
+  LayoutBuilder b(shape);
+  unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+  b.layout.addBasis(LinearLayout::Register, b.unit(1, 1));
+  b.layout.addBasis(LinearLayout::Register, b.unit(0, 8));
+  b.layout.addBasis(LinearLayout::Register, b.unit(1, 8));
+  b.add(LinearLayout::Lane, 1, 2, 4);
+  b.add(LinearLayout::Lane, 0, 1, 8);
+  b.add(LinearLayout::Warp, 0, 16, wm);
+  for (unsigned i = 1; i < wn; i *= 2)
+    b.layout.addBasis(LinearLayout::Warp, Coordinate());
+  b.repeat(1, 16);
+  b.repeat(0, 16 * wm);
+  return b.layout;
+}
+
 /// Operand fragments of mma.sync.m16n8k16 for 16-bit types. A (16x16):
 /// a0..a7 = (g + 8*bit1, 2t + bit0 + 8*bit2). B (16x8): b0..b3 =
 /// (2t + bit0 + 8*bit1, g). A replicates across the warps along N, B across
@@ -285,20 +328,23 @@ std::optional<LinearLayout> tpx::tpxgpu::toLinearLayout(Attribute layout,
     return result;
   }
   if (auto mma = dyn_cast<NvidiaMmaEncodingAttr>(layout)) {
-    if (mma.getVersion() != 2 || shape.size() != 2)
-      return fail(error, "only version-2 (mma.sync) 2-D MMA layouts are "
-                         "supported by the code generator");
-    return mmaV2ToLinear(mma, shape);
+    if (shape.size() != 2)
+      return fail(error, "only 2-D MMA layouts are supported by the code "
+                         "generator");
+    return mma.isHopper() ? mmaV3ToLinear(mma, shape)
+                          : mmaV2ToLinear(mma, shape);
   }
   if (auto operand = dyn_cast<DotOperandEncodingAttr>(layout)) {
     if (shape.size() != 2)
       return fail(error, "dot operands must be 2-D for the code generator");
     unsigned opIdx = operand.getOpIdx();
     if (auto mma = dyn_cast<NvidiaMmaEncodingAttr>(operand.getParent())) {
-      if (mma.getVersion() != 2 || operand.getKWidth() != 2)
-        return fail(error, "only 16-bit operands of version-2 MMA layouts "
-                           "(kWidth = 2) are supported by the code generator");
-      return mmaOperandToLinear(opIdx, mma, shape);
+      if (operand.getKWidth() != 2)
+        return fail(error, "only 16-bit operands of MMA layouts (kWidth = 2) "
+                           "are supported by the code generator");
+      // A version-3 B operand is rejected by the attribute's verifier.
+      return mma.isHopper() ? mmaV3OperandAToLinear(mma, shape)
+                            : mmaOperandToLinear(opIdx, mma, shape);
     }
     if (isa<BlockedEncodingAttr>(operand.getParent())) {
       SmallVector<int64_t> accShape = {opIdx == 0 ? shape[0] : 1,
