@@ -479,42 +479,10 @@ LogicalResult LayoutAssigner::processScan(tt::ScanOp op) {
 /// layout fits (not 2-D, not whole 16x8 fragments, 64-lane warps) use a
 /// blocked-parent (FMA) dot instead.
 /// True when `op` is one of a chain of dots: its A operand is computed
-/// (through elementwise ops and conversions) from another dot's result, or
-/// its result feeds another dot's A operand that way -- attention's
-/// P = softmax(Q K^T) feeding P V.
+/// from another dot's result, or its result feeds another dot's A operand
+/// -- attention's P = softmax(Q K^T) feeding P V.
 static bool isChainedDot(tt::DotOp op) {
-  constexpr unsigned kMaxDepth = 12;
-  auto passesThrough = [](Operation *def) {
-    return def &&
-           (isa<ConvertLayoutOp>(def) ||
-            (def->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(def)));
-  };
-  // Backwards from A.
-  SmallVector<std::pair<Value, unsigned>> stack = {{op.getA(), 0}};
-  while (!stack.empty()) {
-    auto [value, depth] = stack.pop_back_val();
-    Operation *def = value.getDefiningOp();
-    if (isa_and_nonnull<tt::DotOp>(def))
-      return true;
-    if (depth < kMaxDepth && passesThrough(def))
-      for (Value operand : def->getOperands())
-        stack.push_back({operand, depth + 1});
-  }
-  // Forwards from the result.
-  SmallVector<std::pair<Value, unsigned>> users = {{op.getResult(), 0}};
-  while (!users.empty()) {
-    auto [value, depth] = users.pop_back_val();
-    for (OpOperand &use : value.getUses()) {
-      Operation *user = use.getOwner();
-      if (auto dot = dyn_cast<tt::DotOp>(user);
-          dot && use.getOperandNumber() == 0)
-        return true;
-      if (depth < kMaxDepth && passesThrough(user) &&
-          user->getNumResults() == 1)
-        users.push_back({user->getResult(0), depth + 1});
-    }
-  }
-  return false;
+  return isComputedFromDot(op.getA()) || feedsDotOperandA(op.getResult());
 }
 
 LogicalResult LayoutAssigner::processDot(tt::DotOp op) {

@@ -43,6 +43,12 @@ NvidiaMmaEncodingAttr chooseNvidiaMmaLayout(mlir::MLIRContext *context,
                                             unsigned threadsPerWarp,
                                             bool warpsAlongM = false);
 
+/// True when `value` is computed from a dot's result through layout
+/// conversions and pure elementwise ops (a chained dot's A operand).
+bool isComputedFromDot(mlir::Value value);
+/// True when `value` reaches a dot's A operand that way.
+bool feedsDotOperandA(mlir::Value value);
+
 /// kWidth of a dot operand with elements of `elementType` under an
 /// mma.sync parent: the K elements one 32-bit register holds.
 unsigned getMmaOperandKWidth(mlir::Type elementType);

@@ -97,4 +97,26 @@ def TPXGPULowerBlockPointers
   }];
 }
 
+def TPXGPUUseWarpGroupDots
+    : Pass<"tpxgpu-use-wgmma", "::mlir::ModuleOp"> {
+  let summary = "Run tt.dot on Hopper's warp-group MMA (wgmma)";
+  let description = [{
+    Runs right after convert-tt-to-tpxgpu on sm_90 modules. Every tt.dot
+    it gave an mma.sync (nvidia_mma version 2) accumulator becomes a
+    `tpxgpu.warp_group_dot` with a version-3 accumulator when wgmma can run
+    it: f16 or bf16 operands with an f32 accumulator, the module's warps a
+    multiple of four (one warp group is four warps along M), M a multiple
+    of 64, K of 16, and a warp group's share of N a multiple of 16. B, and
+    A unless it is computed from another dot (attention's P), are copied
+    into shared memory (`local_alloc`) in the `nvmma_shared` layout with
+    the widest swizzle (128, 64 or 32 bytes) the tile's contiguous extent
+    allows; a computed A stays in registers in the `dot_op` layout of the
+    accumulator. Warps go along M first (each warp group owns whole rows,
+    so a chained dot's A is already in its registers), then along N; one
+    instruction covers a warp group's whole share of N (up to 256).
+    Other dots keep mma.sync.
+  }];
+  let dependentDialects = ["::tpx::tpxgpu::TPXGPUDialect"];
+}
+
 #endif // TPX_CONVERSION_TTTOTPXGPU_PASSES_TD

@@ -1,0 +1,180 @@
+//===- UseWarpGroupDots.cpp - tt.dot on Hopper's wgmma --------------------===//
+//
+// convert-tt-to-tpxgpu gives every 16-bit tt.dot an mma.sync accumulator
+// (nvidia_mma version 2) with its operands converted to dot_op layouts.
+// On Hopper the warp-group MMA (wgmma) is the fast instruction: four warps
+// together compute a 64xN tile, reading B (and usually A) straight from
+// shared memory in a swizzled layout the hardware defines. This pass
+// rewrites such dots into that form:
+//
+//   %a_s = tpxgpu.local_alloc %a -> memdesc<MxK, #nvmma_shared>
+//   %b_s = tpxgpu.local_alloc %b -> memdesc<KxN, #nvmma_shared>
+//   %d   = tpxgpu.warp_group_dot %a_s, %b_s, %c -> tensor<MxN, #mma_v3>
+//
+// A stays in registers (dot_op of the version-3 layout) when it is computed
+// from another dot (attention's P): wgmma takes A from registers, and the
+// chained accumulator layout already holds it. The old layouts only remain
+// in conversions, which the canonicalize after it folds away.
+//
+//===----------------------------------------------------------------------===//
+#include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
+
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUTypes.h"
+#include "tpx/Dialect/TT/IR/TTOps.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace tpx {
+#define GEN_PASS_DEF_TPXGPUUSEWARPGROUPDOTS
+#include "tpx/Conversion/TTToTPXGPU/TTToTPXGPUPasses.h.inc"
+} // namespace tpx
+
+using namespace mlir;
+using namespace tpx;
+using namespace tpx::tpxgpu;
+
+namespace {
+/// One wgmma instruction is m64nNk16 for 16-bit operands.
+constexpr int64_t kWarpGroupM = 64;
+constexpr int64_t kInstrK = 16;
+constexpr int64_t kMaxInstrN = 256;
+constexpr unsigned kWarpsPerGroup = 4;
+} // namespace
+
+/// The version-3 accumulator layout for an MxN tile on `numWarps` warps, or
+/// null when wgmma cannot hold it without replicating work. Warps go along
+/// M as long as each warp group gets its own 64 rows, then along N while
+/// each group keeps at least 16 columns (a 32-byte swizzle of B).
+static NvidiaMmaEncodingAttr chooseLayout(MLIRContext *context, int64_t m,
+                                          int64_t n, unsigned numWarps) {
+  if (numWarps % kWarpsPerGroup != 0 || m % kWarpGroupM != 0 || n % 16 != 0)
+    return {};
+  unsigned groupsM = 1, groupsN = 1;
+  for (unsigned left = numWarps / kWarpsPerGroup; left > 1; left /= 2) {
+    if (m / (kWarpGroupM * groupsM) >= 2)
+      groupsM *= 2;
+    else if (n / (16 * groupsN) >= 2)
+      groupsN *= 2;
+    else
+      return {};
+  }
+  int64_t instrN = std::min(kMaxInstrN, n / groupsN);
+  return NvidiaMmaEncodingAttr::get(
+      context, /*version=*/3, {groupsM * kWarpsPerGroup, groupsN},
+      {16, unsigned(instrN), unsigned(kInstrK)});
+}
+
+/// The widest hardware swizzle (128, 64 or 32 bytes) not wider than the
+/// contiguous extent `bytes` of the tile; 0 when even 32 bytes is too wide.
+static unsigned chooseSwizzle(int64_t bytes) {
+  for (unsigned swizzle : {128u, 64u, 32u})
+    if (bytes >= swizzle)
+      return swizzle;
+  return 0;
+}
+
+/// The value a convert_layout made by convert-tt-to-tpxgpu converts.
+static Value stripConversion(Value value) {
+  if (auto convert = value.getDefiningOp<ConvertLayoutOp>())
+    return convert.getSrc();
+  return value;
+}
+
+static RankedTensorType withLayout(RankedTensorType type, Attribute layout) {
+  return RankedTensorType::get(type.getShape(), type.getElementType(), layout);
+}
+
+/// `tensor` copied into a fresh shared buffer in the nvmma layout whose
+/// contiguous dimension is the last (K for A, N for B).
+static Value stageInSharedMemory(OpBuilder &b, Location loc, Value tensor,
+                                 unsigned swizzle) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  Type element = type.getElementType();
+  auto layout = NvmmaSharedEncodingAttr::get(
+      b.getContext(), swizzle, /*transposed=*/false,
+      element.getIntOrFloatBitWidth());
+  auto buffer = MemDescType::get(type.getShape(), element, layout,
+                                 /*mutableMemory=*/false);
+  return LocalAllocOp::create(b, loc, buffer, tensor);
+}
+
+static bool isWgmmaDot(tt::DotOp dot) {
+  auto acc = dot.getType();
+  auto mma = dyn_cast_or_null<NvidiaMmaEncodingAttr>(acc.getEncoding());
+  if (!mma || mma.isHopper())
+    return false;
+  Type a = dot.getA().getType().getElementType();
+  Type b = dot.getB().getType().getElementType();
+  return a == b && (a.isF16() || a.isBF16()) &&
+         acc.getElementType().isF32() &&
+         dot.getA().getType().getShape()[1] % kInstrK == 0;
+}
+
+static void rewriteDot(tt::DotOp dot, unsigned numWarps) {
+  RankedTensorType acc = dot.getType();
+  ArrayRef<int64_t> shape = acc.getShape();
+  NvidiaMmaEncodingAttr layout =
+      chooseLayout(dot.getContext(), shape[0], shape[1], numWarps);
+  if (!layout)
+    return;
+  unsigned bytes = dot.getA().getType().getElementTypeBitWidth() / 8;
+  int64_t k = dot.getA().getType().getShape()[1];
+  unsigned swizzleA = chooseSwizzle(k * bytes);
+  unsigned swizzleB = chooseSwizzle(layout.getInstrShape()[1] * bytes);
+  if (!swizzleA || !swizzleB)
+    return;
+
+  OpBuilder b(dot);
+  Location loc = dot.getLoc();
+  Value a = stripConversion(dot.getA());
+  Value aOperand;
+  if (isComputedFromDot(a)) {
+    auto aType = cast<RankedTensorType>(a.getType());
+    auto operandLayout = DotOperandEncodingAttr::get(
+        dot.getContext(), 0, layout, getMmaOperandKWidth(aType.getElementType()));
+    aOperand =
+        ConvertLayoutOp::create(b, loc, withLayout(aType, operandLayout), a);
+  } else {
+    aOperand = stageInSharedMemory(b, loc, a, swizzleA);
+  }
+  Value bOperand =
+      stageInSharedMemory(b, loc, stripConversion(dot.getB()), swizzleB);
+  Value c = ConvertLayoutOp::create(b, loc, withLayout(acc, layout),
+                                    stripConversion(dot.getC()));
+  auto wgmma = WarpGroupDotOp::create(
+      b, loc, withLayout(acc, layout), aOperand, bOperand, c,
+      /*useC=*/Value(), dot.getInputPrecision(), dot.getMaxNumImpreciseAcc(),
+      /*isAsync=*/false);
+  Value back = ConvertLayoutOp::create(b, loc, acc, wgmma.getD());
+  SmallVector<Operation *> operandConversions;
+  for (Value operand : dot->getOperands())
+    if (Operation *def = operand.getDefiningOp<ConvertLayoutOp>())
+      operandConversions.push_back(def);
+  dot.replaceAllUsesWith(back);
+  dot.erase();
+  for (Operation *conversion : operandConversions)
+    if (conversion->use_empty())
+      conversion->erase();
+}
+
+namespace {
+struct UseWarpGroupDotsPass
+    : tpx::impl::TPXGPUUseWarpGroupDotsBase<UseWarpGroupDotsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (!module->hasAttr(TPXGPUDialect::kNumWarpsAttrName))
+      return; // no layouts assigned (the one-thread path)
+    unsigned numWarps = getModuleNumWarps(module);
+    if (getModuleThreadsPerWarp(module) != 32)
+      return;
+    SmallVector<tt::DotOp> dots;
+    module.walk([&](tt::DotOp dot) {
+      if (isWgmmaDot(dot))
+        dots.push_back(dot);
+    });
+    for (tt::DotOp dot : dots)
+      rewriteDot(dot, numWarps);
+  }
+};
+} // namespace
