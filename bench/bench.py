@@ -15,8 +15,9 @@ in its ttgir; docs/nvidia-target.md) runs about three orders of magnitude
 slower than the SIMT code: it is launched once, that launch is both the
 check and the time, and the row says `one-thread path`.
 
-usage: bench.py --tpx-bin DIR [--out FILE] [--quick] [--only TEXT]
-                [--index N] [--count] [--list]
+usage: bench.py --tpx-bin DIR [--out FILE] [--quick] [--only TEXT[|TEXT...]]
+                [--index N]
+       bench.py [--quick] [--only ...] --list | --count
 """
 import argparse
 import ctypes
@@ -338,7 +339,7 @@ def bench_matmul(m, n, k, dtype):
                 constexprs=dict(_MATMUL_TILE), out=c,
                 ref=lambda: a @ b, torch=lambda: a @ b,
                 work=2 * m * n * k / 1e12, tol=(2e-2, 2e-2), num_warps=8,
-                num_stages=3, torch_backend="cuBLAS (torch.matmul)",
+                num_stages=3, torch_backend="cuBLAS",
                 profile_torch=True)
 
 
@@ -368,7 +369,7 @@ def bench_matmul_fp8(m, n, k):
                 constexprs=dict(_MATMUL_TILE), out=c, ref=scaled_mm,
                 torch=scaled_mm, work=2 * m * n * k / 1e12,
                 tol=(5e-2, 5e-2), atol_scale="rms", num_warps=8,
-                num_stages=3, torch_backend="torch._scaled_mm",
+                num_stages=3, torch_backend="_scaled_mm",
                 profile_torch=True)
 
 
@@ -663,7 +664,8 @@ def _parse_args():
     parser.add_argument("--out", default=None)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--only", default=None,
-                        help="run the benchmarks whose name contains this")
+                        help="run the benchmarks whose name contains this "
+                        "(or one of several texts separated by '|')")
     parser.add_argument("--index", type=int, default=None,
                         help="run only benchmark number INDEX (0-based)")
     parser.add_argument("--count", action="store_true",
@@ -680,7 +682,8 @@ def _selected(opts):
     for index, entry in enumerate(all_benchmarks(opts.quick)):
         if opts.index is not None and index != opts.index:
             continue
-        if opts.only and opts.only not in entry[0]:
+        if opts.only and not any(text in entry[0]
+                                 for text in opts.only.split("|")):
             continue
         yield index, entry
 
