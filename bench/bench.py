@@ -509,8 +509,6 @@ def check_and_time_triton(spec, row, ref):
 def run_torch(spec, row):
     row["torch_backend"] = spec.get("torch_backend", "torch")
     row["ms"]["torch"] = time_ms(spec["torch"])
-    if spec.get("profile_torch"):
-        row["torch_kernels"] = torch_kernel_names(spec["torch"])
 
 
 def _kernel_arg_names(kernel):
@@ -589,27 +587,39 @@ def new_row(index, name, unit=None):
             "torch_backend": None, "errors": {}}
 
 
+def _run_parts(spec, row, times, tpx_bin, save):
+    """Triton, torch and tpx on one spec; the report is saved after each
+    part, so that a process that dies in the next keeps what finished."""
+    spec.setdefault("num_warps", 4)
+    spec.setdefault("num_stages", 3)
+    row["unit"] = spec["unit"]
+    # The reference once, kept: a failing one (the flash backend
+    # unavailable, say) fails the checks, not the other parts.
+    ref = _attempt(row, "reference", spec["ref"])
+    compiled = _attempt(row, "triton compile", compile_triton, spec, row,
+                        times)
+    if compiled is not None:
+        _attempt(row, "triton", check_and_time_triton, spec, row, ref)
+    _attempt(row, "torch", run_torch, spec, row)
+    _rates(spec, row)
+    save(row, times)
+    if compiled is not None:
+        _attempt(row, "tpx", run_tpx, spec, row, times,
+                 compiled.asm["ttir"], tpx_bin, ref)
+        _rates(spec, row)
+        save(row, times)
+    if spec.get("profile_torch"):
+        # Last: the profiler's CUPTI hooks must not slow the timed launches.
+        row["torch_kernels"] = torch_kernel_names(spec["torch"])
+
+
 def run_benchmark(index, entry, tpx_bin, save):
     name, builder, *params = entry
     row, times = new_row(index, name), {"index": index, "name": name}
     save(row, times)
     spec = _attempt(row, "setup", builder, *params)
     if spec is not None:
-        spec.setdefault("num_warps", 4)
-        spec.setdefault("num_stages", 3)
-        row["unit"] = spec["unit"]
-        # The reference once, kept: a failing one (the flash backend
-        # unavailable, say) fails the checks, not the other parts.
-        ref = _attempt(row, "reference", spec["ref"])
-        compiled = _attempt(row, "triton compile", compile_triton, spec,
-                            row, times)
-        if compiled is not None:
-            _attempt(row, "triton", check_and_time_triton, spec, row, ref)
-        _attempt(row, "torch", run_torch, spec, row)
-        if compiled is not None:
-            _attempt(row, "tpx", run_tpx, spec, row, times,
-                     compiled.asm["ttir"], tpx_bin, ref)
-        _rates(spec, row)
+        _run_parts(spec, row, times, tpx_bin, save)
     # A wrong Triton result or a missing baseline voids the comparison too.
     passed = row["tpx_correct"] and row["triton_correct"]
     row["status"] = "ok" if passed and not row["errors"] else "failed"
