@@ -141,6 +141,14 @@ class TpxKernel:
             _check(cuda.cuFuncSetAttribute(self.function, 8, self.shared),
                    "cuFuncSetAttribute")
 
+    def attribute(self, which):
+        """cuFuncGetAttribute(which) of the loaded entry."""
+        value = ctypes.c_int()
+        _check(_driver().cuFuncGetAttribute(ctypes.byref(value), which,
+                                            self.function),
+               "cuFuncGetAttribute")
+        return value.value
+
     def __call__(self, grid, *args):
         signature = self.metadata["signature"]["args"]
         values = []
@@ -522,6 +530,16 @@ def _kernel_arg_names(kernel):
     return list(inspect.signature(kernel.fn).parameters)
 
 
+def _driver_resources(kernel, res):
+    """What the driver says of the loaded kernel: the registers where the
+    artifact does not know them (-1: a cubin from an override directory),
+    and the local memory per thread (spills plus stack)."""
+    CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, CU_FUNC_ATTRIBUTE_NUM_REGS = 3, 4
+    if res.get("regs") in (None, -1):
+        res["regs"] = kernel.attribute(CU_FUNC_ATTRIBUTE_NUM_REGS)
+    res["local_bytes"] = kernel.attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)
+
+
 def run_tpx(spec, row, times, ttir, tpx_bin, ref):
     warps, stages = spec["num_warps"], spec["num_stages"]
     work = tempfile.mkdtemp(prefix="tpx-bench-")
@@ -542,6 +560,7 @@ def run_tpx(spec, row, times, ttir, tpx_bin, ref):
     codegen = tpx_codegen(tpx_bin, src, warps, stages, metadata)
     row["path"] = ONE_THREAD if codegen == "scalar" else SIMT
     kernel = TpxKernel(cubin, metadata, _kernel_arg_names(spec["kernel"]))
+    _driver_resources(kernel, row["resources"]["tpx"])
 
     def launch():
         kernel(spec["grid"], *spec["args"])
