@@ -72,8 +72,69 @@ def matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
 
 
 @triton.jit
+def matmul_strided(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk,
+                   stride_bn, stride_cm, BM: tl.constexpr, BN: tl.constexpr,
+                   BK: tl.constexpr, GROUP: tl.constexpr):
+    """`matmul` with B read through both strides: a column-major B
+    (stride_bk = 1, which Triton specializes to a constant) is K-major, the
+    operand order fp8 wgmma wants, and the layout torch._scaled_mm takes."""
+    pid = tl.program_id(0)
+    num_m = tl.cdiv(M, BM)
+    num_n = tl.cdiv(N, BN)
+    group_size = GROUP * num_n
+    group = pid // group_size
+    first_m = group * GROUP
+    size_m = min(num_m - first_m, GROUP)
+    pid_m = first_m + (pid % group_size) % size_m
+    pid_n = (pid % group_size) // size_m
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a = a_ptr + rm[:, None] * stride_am + rk[None, :]
+    b = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        acc = tl.dot(tl.load(a), tl.load(b), acc)
+        a += BK
+        b += BK * stride_bk
+    c = c_ptr + rm[:, None] * stride_cm + rn[None, :]
+    tl.store(c, acc.to(c_ptr.dtype.element_ty))
+
+
+@triton.jit
+def _attention_blocks(acc, l_i, m_i, q, K, V, base, stride_s, qk_scale,
+                      offs_m, offs_n, offs_d, lo, hi,
+                      BLOCK_N: tl.constexpr, DIAGONAL: tl.constexpr):
+    """Online softmax over the key blocks [lo, hi). Only blocks on the
+    diagonal of a causal attention need the mask; the others are whole."""
+    for start_n in range(lo, hi, BLOCK_N):
+        kt = tl.load(K + base + (start_n + offs_n)[None, :] * stride_s
+                     + offs_d[:, None])
+        qk = tl.dot(q, kt) * qk_scale
+        if DIAGONAL:
+            # -1e6 rather than -inf: a row with every key of this block
+            # masked keeps a finite maximum (no inf - inf).
+            causal = offs_m[:, None] >= (start_n + offs_n)[None, :]
+            qk = qk + tl.where(causal, 0.0, -1.0e6)
+        m_ij = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.math.exp2(qk - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(V + base + (start_n + offs_n)[:, None] * stride_s
+                    + offs_d[None, :])
+        acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+        m_i = m_ij
+    return acc, l_i, m_i
+
+
+@triton.jit
 def attention(Q, K, V, O, sm_scale, stride_s, N_CTX,
-              BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, D: tl.constexpr):
+              BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, D: tl.constexpr,
+              CAUSAL: tl.constexpr):
+    """Flash attention forward over (batch*heads, N_CTX, D) storage. Causal
+    (Triton's tutorial): the blocks left of the diagonal without a mask,
+    then the diagonal block [start_m * BLOCK_M, (start_m + 1) * BLOCK_M)
+    with `offs_m >= offs_n`; nothing right of it."""
     start_m = tl.program_id(0)
     bh = tl.program_id(1)
     base = bh * N_CTX * D
@@ -85,18 +146,18 @@ def attention(Q, K, V, O, sm_scale, stride_s, N_CTX,
     l_i = tl.full((BLOCK_M,), 1.0, tl.float32)
     acc = tl.zeros((BLOCK_M, D), dtype=tl.float32)
     qk_scale = sm_scale * 1.44269504
-    for start_n in range(0, N_CTX, BLOCK_N):
-        kt = tl.load(K + base + (start_n + offs_n)[None, :] * stride_s
-                     + offs_d[:, None])
-        qk = tl.dot(q, kt) * qk_scale
-        m_ij = tl.maximum(m_i, tl.max(qk, 1))
-        p = tl.math.exp2(qk - m_ij[:, None])
-        alpha = tl.math.exp2(m_i - m_ij)
-        l_i = l_i * alpha + tl.sum(p, 1)
-        v = tl.load(V + base + (start_n + offs_n)[:, None] * stride_s
-                    + offs_d[None, :])
-        acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-        m_i = m_ij
+    if CAUSAL:
+        diagonal = tl.multiple_of(start_m * BLOCK_M, BLOCK_M)
+        acc, l_i, m_i = _attention_blocks(
+            acc, l_i, m_i, q, K, V, base, stride_s, qk_scale, offs_m, offs_n,
+            offs_d, 0, diagonal, BLOCK_N, False)
+        acc, l_i, m_i = _attention_blocks(
+            acc, l_i, m_i, q, K, V, base, stride_s, qk_scale, offs_m, offs_n,
+            offs_d, diagonal, (start_m + 1) * BLOCK_M, BLOCK_N, True)
+    else:
+        acc, l_i, m_i = _attention_blocks(
+            acc, l_i, m_i, q, K, V, base, stride_s, qk_scale, offs_m, offs_n,
+            offs_d, 0, N_CTX, BLOCK_N, False)
     acc = acc / l_i[:, None]
     tl.store(O + base + offs_m[:, None] * stride_s + offs_d[None, :],
              acc.to(O.dtype.element_ty))

@@ -11,7 +11,9 @@
 #   tutorial-style programs through tpx and stock Triton, compared;
 #   launch: launch overhead of a cached kernel, tpx vs Triton; frontend:
 #   Python -> TTIR time; autotune: 8 configs compiled serially and in
-#   parallel.
+#   parallel; bench: bench/bench.py's table, a process per row
+#   (BENCH_ONLY=TEXT: only rows whose name contains TEXT); quick: its
+#   --quick rows in one process.
 # Writes its reports into $OUT (or /tmp/tpx-out).
 set -uo pipefail
 out=${OUT:-/tmp/tpx-out}
@@ -90,18 +92,30 @@ for step in "$@"; do
       python3 bench/python/autotune_compile.py > "$out/autotune-compile.txt" 2>&1
     cat "$out/autotune-compile.txt" | tail -5 ;;
   quick)
-    python3 bench/bench.py --tpx-bin "$bin" --quick --out "$out/bench-quick.json" 2>&1 | tail -20 ;;
+    # A few small rows (one of each kind, fp8 and causal attention
+    # included) in one process.
+    python3 bench/bench.py --tpx-bin "$bin" --quick --out "$out/bench-quick.json" 2>&1 | tail -20
+    python3 bench/results_table.py "$out/bench-quick.json" ;;
   bench)
     # One process per benchmark: a kernel that kills its CUDA context (an
     # exhausted device heap, say) must not take the others down with it.
-    # The per-benchmark reports stay out of $OUT (the device tool returns
-    # few files); only the merged one goes there.
+    # BENCH_ONLY=TEXT runs the rows whose name contains TEXT, or one of
+    # several TEXTs separated by '|' (the whole table, 21 rows, is about
+    # 5 minutes; split it, e.g. BENCH_ONLY='f32|matmul' then
+    # BENCH_ONLY=attention, when a call's limit is near). A row whose process
+    # timed out or died before writing its report is merged as 'did not
+    # finish'. The per-benchmark reports stay out of $OUT (the device tool
+    # returns few files); only the merged one goes there.
     parts=$(mktemp -d)
-    n=$(python3 bench/bench.py --tpx-bin "$bin" --count)
-    for i in $(seq 0 $((n - 1))); do
-      timeout 300 python3 bench/bench.py --tpx-bin "$bin" --index "$i" \
-        --out "$parts/bench-$i.json" 2>&1 | grep -v "Assertion" | tail -3
-    done
-    python3 bench/merge_results.py "$parts"/bench-*.json > "$out/bench.json" ;;
+    tag=${BENCH_ONLY:+-${BENCH_ONLY//[^A-Za-z0-9]/_}}
+    missing=()
+    while IFS=$'\t' read -r i name; do
+      timeout "${BENCH_TIMEOUT:-240}" python3 bench/bench.py --tpx-bin "$bin" --index "$i" \
+        --out "$parts/bench-$i.json" < /dev/null 2>&1 | grep -v "Assertion" \
+        | grep -vE '^(Traceback|  File|    )' | tail -4
+      [ -s "$parts/bench-$i.json" ] || missing+=(--missing "$i:$name")
+    done < <(python3 bench/bench.py --list ${BENCH_ONLY:+--only "$BENCH_ONLY"})
+    python3 bench/merge_results.py "$parts"/bench-*.json "${missing[@]}" > "$out/bench$tag.json"
+    python3 bench/results_table.py "$out/bench$tag.json" ;;
   esac
 done
