@@ -1,6 +1,7 @@
 //===- LoweringUtils.cpp - shared pieces of the tpxgpu -> NVVM lowering ---===//
 #include "LoweringUtils.h"
 
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUTypes.h"
 #include "tpx/Dialect/TT/IR/TTTypes.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -30,6 +31,10 @@ TensorTypeConverter::TensorTypeConverter(MLIRContext *context)
     : LLVMTypeConverter(context, get64BitIndexOptions(context)) {
   addConversion([](tt::PointerType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext(), kGlobalAddressSpace);
+  });
+  // A shared-memory buffer or view: a pointer to its first byte.
+  addConversion([](tpxgpu::MemDescType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), kSharedAddressSpace);
   });
   addConversion([](RankedTensorType type) -> std::optional<Type> {
     if (!type.getEncoding())

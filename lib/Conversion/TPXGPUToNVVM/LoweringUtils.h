@@ -207,6 +207,8 @@ void populateScanPatterns(TensorTypeConverter &converter,
                           mlir::RewritePatternSet &patterns);
 void populateDotPatterns(TensorTypeConverter &converter,
                          mlir::RewritePatternSet &patterns);
+void populateWarpGroupDotPatterns(TensorTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
 void populateFunctionPatterns(TensorTypeConverter &converter,
                               mlir::RewritePatternSet &patterns);
 

@@ -108,6 +108,7 @@ struct ConvertTPXGPUToNVVMPass
     populateReducePatterns(converter, patterns);
     populateScanPatterns(converter, patterns);
     populateDotPatterns(converter, patterns);
+    populateWarpGroupDotPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
     if (!module->hasAttr(kSharedBytesAttr))

@@ -1,0 +1,410 @@
+//===- WarpGroupDotPatterns.cpp - warp_group_dot to Hopper wgmma ----------===//
+//
+// `tpxgpu.warp_group_dot` (tpxgpu-use-wgmma) becomes a run of
+// `wgmma.mma_async.sync.aligned.m64nNk16.f32.<ab>.<ab>` instructions, one
+// per (warp-group tile, 16-deep K step), issued back to back, committed as
+// one group and waited for (the dot is synchronous).
+//
+// Registers. The accumulator's version-3 layout gives each thread the
+// registers of one m64nN instruction in the instruction's own order (the
+// lowest log2(N/2) register bits; pinned in TPXGPULinearLayoutTest), so an
+// instruction tile is a contiguous run of registers whose origin is the
+// register coordinate of its first. A register A operand (dot_op of the
+// version-3 layout) holds, per 16-deep K step and 16 rows of a warp, the
+// mma.sync.m16n8k16 A fragment in its order: eight 16-bit values, four
+// 32-bit registers.
+//
+// Shared operands. A memdesc lowers to an `!llvm.ptr<3>` to its first
+// byte. wgmma reads a shared operand through a 64-bit matrix descriptor
+// (PTX ISA, "Matrix Descriptor Format"): start address >> 4 (bits 0-13),
+// leading-dimension byte offset >> 4 (16-29), stride-dimension byte offset
+// >> 4 (32-45), swizzle mode (62-63: 1 = 128 B, 2 = 64 B, 3 = 32 B). In the
+// nvmma_shared layout (docs/tpxgpu-dialect.md) a tile with rows of S
+// swizzle bytes along its contiguous dimension is stored as column blocks
+// of S / element-bytes elements, each block `outer x S` bytes; inside a
+// block, 8-row groups are 8 * S bytes apart. For the canonical layouts:
+//  - K-major (A, K contiguous): SBO = 8 * S (8-row groups along M); the
+//    leading offset is unused while a 16-deep K step stays inside one S-byte
+//    row, which it does (K steps advance the start address by 32 bytes);
+//  - MN-major (B with N contiguous, `imm-trans-b` = 1): LBO = the distance
+//    between column blocks along N (K * S), SBO = 8 * S (8-row groups along
+//    K); K steps advance the start address by 16 * S.
+// The hardware applies the XOR swizzle to absolute addresses, which is why
+// nvmma buffers are 1024-byte aligned; tile origins used here are always
+// multiples of 8 rows, so the start addresses need no base offset.
+//
+// Memory ordering. The operands were written with ordinary shared stores
+// (generic proxy); wgmma reads through the async proxy. Every thread fences
+// (`fence.proxy.async.shared::cta`) after its stores, then a CTA barrier
+// makes all of them visible before the first wgmma. `wgmma.fence` orders
+// the accumulator registers' earlier writes before the MMAs read them.
+//
+//===----------------------------------------------------------------------===//
+#include "LoweringUtils.h"
+
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUTypes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <string>
+
+using namespace mlir;
+using namespace tpx;
+using namespace tpx::gpu_lowering;
+using tpxgpu::MemDescType;
+using tpxgpu::NvidiaMmaEncodingAttr;
+using tpxgpu::NvmmaSharedEncodingAttr;
+using tpxgpu::WarpGroupDotOp;
+
+namespace {
+constexpr int64_t kInstrK = 16;
+constexpr unsigned kGroupWarpBits = 2; // four warps per warp group
+
+/// How a shared operand is laid out for wgmma: its descriptor's constant
+/// part and how tile coordinates become start-address offsets.
+struct SharedOperand {
+  Value base; // !llvm.ptr<3>
+  unsigned swizzle;
+  unsigned elementBytes;
+  int64_t outer;     // extent of the non-contiguous dimension
+  bool kContiguous;  // K-major (true) or MN-major
+  uint64_t constantBits = 0;
+
+  /// Byte offset (before swizzling) of element (inner i, outer o).
+  int64_t offsetOf(int64_t inner, int64_t outerIndex) const {
+    int64_t perBlock = swizzle / elementBytes;
+    return (inner / perBlock) * (outer * swizzle) + outerIndex * swizzle +
+           (inner % perBlock) * elementBytes;
+  }
+
+  /// The i32 byte offset of the instruction tile at K `k0` and static M/N
+  /// origin `mn`, plus the warp group's run-time M/N origin `groupMN` (a
+  /// multiple of the instruction's extent, hence of a column block when
+  /// M/N is the contiguous dimension).
+  Value offsetAt(OpBuilder &b, Location loc, int64_t k0, int64_t mn,
+                 Value groupMN) const {
+    int64_t fixed = kContiguous ? offsetOf(k0, mn) : offsetOf(mn, k0);
+    // Moving one row along the non-contiguous M/N dimension: `swizzle`
+    // bytes; along a contiguous N: a column block (outer * swizzle bytes)
+    // per swizzle / elementBytes columns.
+    int64_t perUnit = kContiguous ? swizzle : outer * elementBytes;
+    return LLVM::AddOp::create(
+        b, loc, i32Constant(b, loc, fixed),
+        LLVM::MulOp::create(b, loc, groupMN, i32Constant(b, loc, perUnit)));
+  }
+};
+} // namespace
+
+static InFlightDiagnostic wgmmaError(Operation *op) {
+  return op->emitError("convert-tpxgpu-to-nvvm: cannot lower "
+                       "tpxgpu.warp_group_dot: ");
+}
+
+static unsigned getSwizzleMode(unsigned swizzle) {
+  switch (swizzle) {
+  case 128:
+    return 1;
+  case 64:
+    return 2;
+  default:
+    return 3; // 32 bytes
+  }
+}
+
+/// The descriptor fields of a shared operand whose memdesc is `type`;
+/// `kDim` is the operand's K dimension (1 for A, 0 for B).
+static FailureOr<SharedOperand> describeSharedOperand(Operation *op,
+                                                      MemDescType type,
+                                                      Value base,
+                                                      unsigned kDim) {
+  auto layout = dyn_cast<NvmmaSharedEncodingAttr>(type.getEncoding());
+  unsigned swizzle = layout ? layout.getSwizzlingByteWidth() : 0;
+  if (!layout || (swizzle != 32 && swizzle != 64 && swizzle != 128))
+    return wgmmaError(op) << "shared operands must be in an nvmma_shared "
+                             "layout with a 32, 64 or 128-byte swizzle, got "
+                          << Type(type);
+  if (type.getRank() != 2 ||
+      type.getAllocShape().take_back(2) != type.getShape())
+    return wgmmaError(op) << "shared operands must be whole 2-D tiles (or "
+                             "one buffer of a multi-buffered allocation), got "
+                          << Type(type);
+  SharedOperand operand;
+  operand.base = base;
+  operand.swizzle = swizzle;
+  operand.elementBytes = type.getElementByteWidth();
+  // The contiguous dimension is 1 unless `transposed`.
+  unsigned contiguous = layout.getTransposed() ? 0 : 1;
+  operand.kContiguous = contiguous == kDim;
+  operand.outer = type.getShape()[1 - contiguous];
+  int64_t inner = type.getShape()[contiguous];
+  if (inner * operand.elementBytes < swizzle)
+    return wgmmaError(op) << "the tile's contiguous extent (" << inner
+                          << " elements) is narrower than its " << swizzle
+                          << "-byte swizzle";
+  uint64_t sbo = 8 * uint64_t(swizzle);
+  uint64_t lbo = operand.kContiguous ? 16 : uint64_t(operand.outer) * swizzle;
+  if ((lbo >> 4) >= (1u << 14) || (sbo >> 4) >= (1u << 14))
+    return wgmmaError(op) << "the tile is too large for a matrix descriptor";
+  operand.constantBits = ((lbo >> 4) << 16) | ((sbo >> 4) << 32) |
+                         (uint64_t(getSwizzleMode(swizzle)) << 62);
+  return operand;
+}
+
+/// The descriptor of `operand` starting at byte `offset` (i32) into it.
+static Value buildDescriptor(OpBuilder &b, Location loc,
+                             const SharedOperand &operand, Value offset) {
+  Value address = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(),
+                                           operand.base);
+  address = LLVM::AddOp::create(b, loc, address, offset);
+  Value field = LLVM::AndOp::create(
+      b, loc, LLVM::LShrOp::create(b, loc, address, i32Constant(b, loc, 4)),
+      i32Constant(b, loc, 0x3FFF));
+  Value wide = LLVM::ZExtOp::create(b, loc, b.getI64Type(), field);
+  return LLVM::OrOp::create(
+      b, loc, wide,
+      i64Constant(b, loc, static_cast<int64_t>(operand.constantBits)));
+}
+
+/// The origin (i32 row, column) of this thread's warp group in the
+/// accumulator: the contribution of the warp bits above the group's own.
+static std::pair<Value, Value> getWarpGroupOrigin(OpBuilder &b, Location loc,
+                                                  const LinearLayout &acc) {
+  Value warp = getThreadIds(b, loc).warp;
+  Value origin[2] = {i32Constant(b, loc, 0), i32Constant(b, loc, 0)};
+  ArrayRef<Coordinate> bases = acc.getBases(LinearLayout::Warp);
+  for (unsigned bit = kGroupWarpBits; bit < bases.size(); ++bit)
+    for (unsigned d = 0; d < 2; ++d) {
+      if (bases[bit][d] == 0)
+        continue;
+      Value set = LLVM::AndOp::create(
+          b, loc, LLVM::LShrOp::create(b, loc, warp, i32Constant(b, loc, bit)),
+          i32Constant(b, loc, 1));
+      origin[d] = LLVM::AddOp::create(
+          b, loc, origin[d],
+          LLVM::MulOp::create(b, loc, set, i32Constant(b, loc, bases[bit][d])));
+    }
+  return {origin[0], origin[1]};
+}
+
+/// Checks that the accumulator layout hands each thread whole m64nN
+/// instruction fragments (it does by construction; this guards against a
+/// layout edited by hand or by a plugin).
+static std::optional<std::string> checkAccumulator(const LinearLayout &acc,
+                                                   unsigned instrN) {
+  ArrayRef<Coordinate> regs = acc.getBases(LinearLayout::Register);
+  ArrayRef<Coordinate> lanes = acc.getBases(LinearLayout::Lane);
+  ArrayRef<Coordinate> warps = acc.getBases(LinearLayout::Warp);
+  auto is = [](const Coordinate &c, int64_t r, int64_t col) {
+    return c[0] == r && c[1] == col;
+  };
+  unsigned fragmentBits = llvm::Log2_32(instrN / 2);
+  bool ok = regs.size() >= fragmentBits && is(regs[0], 0, 1) &&
+            is(regs[1], 8, 0) && lanes.size() == 5 && is(lanes[0], 0, 2) &&
+            is(lanes[1], 0, 4) && is(lanes[2], 1, 0) && is(lanes[3], 2, 0) &&
+            is(lanes[4], 4, 0) && warps.size() >= kGroupWarpBits &&
+            is(warps[0], 16, 0) && is(warps[1], 32, 0);
+  for (unsigned bit = 2; ok && bit < fragmentBits; ++bit)
+    ok = is(regs[bit], 0, int64_t(8) << (bit - 2));
+  if (!ok)
+    return std::string("the accumulator layout is not made of whole wgmma "
+                       "m64n") +
+           std::to_string(instrN) + " fragments";
+  return std::nullopt;
+}
+
+static StringRef getPtxType(Type type) {
+  return type.isBF16() ? "bf16" : "f16";
+}
+
+/// One wgmma instruction: `acc` (instrN / 2 f32 registers) += A x B, with
+/// A from `aDesc` (i64) or the four i32 registers `aRegs`.
+static SmallVector<Value> emitWgmma(OpBuilder &b, Location loc,
+                                    ArrayRef<Value> acc, Value aDesc,
+                                    ArrayRef<Value> aRegs, Value bDesc,
+                                    unsigned instrN, StringRef abType,
+                                    bool transB) {
+  unsigned n = acc.size();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << (n + (aDesc ? 2 : 5))
+     << ", 0;\nwgmma.mma_async.sync.aligned.m64n" << instrN << "k16.f32."
+     << abType << "." << abType << " {";
+  for (unsigned i = 0; i < n; ++i)
+    os << (i ? ", " : "") << "$" << i;
+  os << "}, ";
+  unsigned next = n;
+  if (aDesc) {
+    os << "$" << next++ << ", ";
+  } else {
+    os << "{$" << next << ", $" << next + 1 << ", $" << next + 2 << ", $"
+       << next + 3 << "}, ";
+    next += 4;
+  }
+  os << "$" << next++ << ", p, 1, 1, ";
+  // imm-trans-a only exists for a shared A (always K-major here).
+  if (aDesc)
+    os << "0, ";
+  os << (transB ? 1 : 0) << ";\n}";
+
+  std::string constraints;
+  for (unsigned i = 0; i < n; ++i)
+    constraints += "=f,";
+  if (aDesc)
+    constraints += "l,";
+  else
+    constraints += "r,r,r,r,";
+  constraints += "l,r";
+  for (unsigned i = 0; i < n; ++i)
+    constraints += "," + std::to_string(i);
+
+  SmallVector<Value> operands;
+  if (aDesc)
+    operands.push_back(aDesc);
+  else
+    llvm::append_range(operands, aRegs);
+  operands.push_back(bDesc);
+  operands.push_back(i32Constant(b, loc, 1)); // scale-d: accumulate
+  llvm::append_range(operands, acc);
+  SmallVector<Type> fields(n, b.getF32Type());
+  Value result = inlinePtx(
+      b, loc, LLVM::LLVMStructType::getLiteral(b.getContext(), fields),
+      operands, text, constraints, /*sideEffects=*/true);
+  return unpack(b, loc, result);
+}
+
+/// Two 16-bit values as one 32-bit register, `low` in bits 0-15.
+static Value packPair(OpBuilder &b, Location loc, Value low, Value high) {
+  auto pairType = VectorType::get({2}, low.getType());
+  Value pair = LLVM::PoisonOp::create(b, loc, pairType);
+  pair =
+      LLVM::InsertElementOp::create(b, loc, pair, low, i32Constant(b, loc, 0));
+  pair =
+      LLVM::InsertElementOp::create(b, loc, pair, high, i32Constant(b, loc, 1));
+  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair);
+}
+
+namespace {
+struct WarpGroupDotLowering : public OpConversionPattern<WarpGroupDotOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(WarpGroupDotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getIsAsync())
+      return wgmmaError(op) << "asynchronous warp-group dots are not "
+                               "lowered yet";
+    if (op.getUseC())
+      return wgmmaError(op) << "a `useC` operand is not lowered yet";
+    RankedTensorType accType = op.getD().getType();
+    auto mma = cast<NvidiaMmaEncodingAttr>(accType.getEncoding());
+    if (!accType.getElementType().isF32())
+      return wgmmaError(op) << "only f32 accumulators are lowered, got "
+                            << accType.getElementType();
+    auto bType = cast<MemDescType>(op.getB().getType());
+    Type abElement = bType.getElementType();
+    if (!abElement.isF16() && !abElement.isBF16())
+      return wgmmaError(op) << "only f16 and bf16 operands are lowered, got "
+                            << abElement;
+    std::optional<LinearLayout> acc = getLayout(op, accType);
+    if (!acc)
+      return failure();
+    unsigned instrN = mma.getInstrShape()[1];
+    if (std::optional<std::string> why = checkAccumulator(*acc, instrN))
+      return wgmmaError(op) << *why;
+    int64_t k = bType.getShape()[0];
+    if (k % kInstrK != 0)
+      return wgmmaError(op) << "K (" << k << ") must be a multiple of 16";
+
+    Location loc = op.getLoc();
+    FailureOr<SharedOperand> bShared = describeSharedOperand(
+        op, bType, adaptor.getB(), /*kDim=*/0);
+    if (failed(bShared))
+      return failure();
+    std::optional<SharedOperand> aShared;
+    std::optional<LinearLayout> aLayout;
+    SmallVector<Value> aRegs;
+    llvm::DenseMap<std::pair<int64_t, int64_t>, unsigned> aIndex;
+    if (auto aType = dyn_cast<MemDescType>(op.getA().getType())) {
+      FailureOr<SharedOperand> shared =
+          describeSharedOperand(op, aType, adaptor.getA(), /*kDim=*/1);
+      if (failed(shared))
+        return failure();
+      if (!shared->kContiguous)
+        return wgmmaError(op) << "a shared A must be K-major (not "
+                                 "transposed)";
+      aShared = *shared;
+    } else {
+      aLayout = getLayout(op, cast<RankedTensorType>(op.getA().getType()));
+      if (!aLayout)
+        return failure();
+      aRegs = unpack(rewriter, loc, adaptor.getA());
+      for (unsigned r = 0, e = aLayout->getNumRegisters(); r < e; ++r) {
+        Coordinate c = aLayout->getContribution(LinearLayout::Register, r);
+        aIndex.try_emplace({c[0], c[1]}, r);
+      }
+    }
+
+    // Make every thread's shared-memory stores visible to the async proxy.
+    inlinePtx(rewriter, loc, Type(), {}, "fence.proxy.async.shared::cta;", "",
+              /*sideEffects=*/true);
+    emitBarrier(rewriter, loc);
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+
+    auto [groupRow, groupCol] = getWarpGroupOrigin(rewriter, loc, *acc);
+    SmallVector<Value> c = unpack(rewriter, loc, adaptor.getC());
+    unsigned perInstr = instrN / 2;
+    StringRef abType = getPtxType(abElement);
+    for (unsigned tile = 0, e = c.size() / perInstr; tile < e; ++tile) {
+      Coordinate origin =
+          acc->getContribution(LinearLayout::Register, tile * perInstr);
+      ArrayRef<Value> tileRegs = ArrayRef<Value>(c).slice(tile * perInstr,
+                                                          perInstr);
+      SmallVector<Value> current(tileRegs);
+      for (int64_t k0 = 0; k0 < k; k0 += kInstrK) {
+        Value bOffset = bShared->offsetAt(rewriter, loc, k0, origin[1],
+                                          groupCol);
+        Value bDesc = buildDescriptor(rewriter, loc, *bShared, bOffset);
+        Value aDesc;
+        SmallVector<Value> aFragment;
+        if (aShared) {
+          Value aOffset = aShared->offsetAt(rewriter, loc, k0, origin[0],
+                                            groupRow);
+          aDesc = buildDescriptor(rewriter, loc, *aShared, aOffset);
+        } else {
+          auto it = aIndex.find({origin[0], k0});
+          if (it == aIndex.end())
+            return wgmmaError(op) << "operand A's registers do not hold "
+                                     "rows "
+                                  << origin[0] << ", K " << k0;
+          for (unsigned pair = 0; pair < 4; ++pair)
+            aFragment.push_back(packPair(rewriter, loc,
+                                         aRegs[it->second + 2 * pair],
+                                         aRegs[it->second + 2 * pair + 1]));
+        }
+        current = emitWgmma(rewriter, loc, current, aDesc, aFragment, bDesc,
+                            instrN, abType,
+                            /*transB=*/!bShared->kContiguous);
+      }
+      for (unsigned i = 0; i < perInstr; ++i)
+        c[tile * perInstr + i] = current[i];
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+    Type structType = getTypeConverter()->convertType(accType);
+    rewriter.replaceOp(op, pack(rewriter, loc, structType, c));
+    return success();
+  }
+};
+} // namespace
+
+void tpx::gpu_lowering::populateWarpGroupDotPatterns(
+    TensorTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<WarpGroupDotLowering>(converter, patterns.getContext());
+}
