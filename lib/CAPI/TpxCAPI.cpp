@@ -157,22 +157,28 @@ TpxStatus tpxCompileString(const char *source, const TpxCompileOptions *options,
   if (!module)
     return fail(module.takeError(), error);
 
-  llvm::Expected<Pipeline> pipeline =
-      options->pipelineText ? Pipeline::parse(options->pipelineText)
-                            : getEffectivePipeline(options->target, **module);
-  if (!pipeline)
-    return fail(pipeline.takeError(), error);
-  if (options->pipelineText)
+  // The stages a compile runs, chosen per kernel as compileModule does
+  // (with the default launch options); a pipeline text runs as given.
+  CompileOptions compile;
+  compile.target = options->target;
+  if (options->pipelineText) {
+    auto pipeline = Pipeline::parse(options->pipelineText);
+    if (!pipeline)
+      return fail(pipeline.takeError(), error);
     pipeline->setTarget(options->target);
+    compile.pipelineOverride = std::move(*pipeline);
+  }
+  auto candidates = getCompilePipelines(**module, compile);
+  if (!candidates)
+    return fail(candidates.takeError(), error);
   RunOptions run;
-  if (auto checked = prepareKernelRun(**module, options->target, run))
-    return fail(std::move(checked), error);
   run.stopAfter = options->stopAfter ? options->stopAfter : "";
   run.dumpDir = options->dumpDir ? options->dumpDir : "";
   run.overrideDir = options->overrideDir ? options->overrideDir : "";
-  auto result = runPipeline(*pipeline, *module, run);
-  if (!result)
-    return fail(result.takeError(), error);
+  auto ran = runKernelPipelines(*candidates, *module, compile, run);
+  if (!ran)
+    return fail(ran.takeError(), error);
+  RunResult *result = &ran->run;
   *output = static_cast<char *>(std::malloc(result->output.size() + 1));
   std::memcpy(*output, result->output.data(), result->output.size());
   (*output)[result->output.size()] = '\0';

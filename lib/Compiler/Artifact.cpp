@@ -31,6 +31,7 @@ llvm::json::Value Artifact::metadataToJSON() const {
       {"num_spills", numSpills},
       {"binary_sha256", sha256Hex(binary)},
       {"binary_bytes", static_cast<int64_t>(binary.size())},
+      {"pipeline", pipeline},
       {"cache_key", cacheKey},
       {"stages", std::move(stageNames)}};
 }
@@ -73,6 +74,8 @@ llvm::Expected<Artifact> Artifact::fromParts(llvm::StringRef metadataJSON,
   artifact.numSpills =
       static_cast<int>(object->getInteger("num_spills").value_or(-1));
   artifact.binary = std::move(binary);
+  if (auto name = object->getString("pipeline"))
+    artifact.pipeline = name->str();
   if (auto key = object->getString("cache_key"))
     artifact.cacheKey = key->str();
   return artifact;

@@ -1,19 +1,25 @@
 //===- Compiler.cpp - compile(module, target, options) -> Artifact --------===//
+//
+// Everything target-specific comes from the target's backend
+// (tpx/Target/TargetBackend.h): its pipelines and how one is chosen, the
+// pass options launch options reach, bounds checking, the entry point and
+// the artifact fields.
+//
+//===----------------------------------------------------------------------===//
 #include "tpx/Compiler/Compiler.h"
 #include "tpx/Compiler/CompileCache.h"
 #include "tpx/Compiler/TargetOpSupport.h"
-#include "tpx/Conversion/TPXGPUToNVVM/TPXGPUToNVVM.h"
-#include "tpx/Conversion/TTToCPU/TTToCPU.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Pipeline/PipelineExtension.h"
 #include "tpx/Pipeline/PipelineRunner.h"
 #include "tpx/Pipeline/TargetPipelines.h"
 #include "tpx/Plugin/PluginCacheKey.h"
 #include "tpx/Plugin/PluginLoader.h"
-#include "tpx/Target/CPU/CPUTarget.h"
-#include "tpx/Target/NVIDIA/NVIDIATarget.h"
+#include "tpx/Target/TargetBackend.h"
 
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -24,18 +30,13 @@ static llvm::Error makeError(const llvm::Twine &message) {
 }
 
 llvm::Error tpx::enableBoundsCheck(Pipeline &pipeline) {
-  for (Stage &stage : pipeline.getStages()) {
-    int index = stage.find("convert-tt-to-cpu");
-    if (index < 0)
-      continue;
-    PassEntry &entry = stage.passes[index];
-    if (entry.options.find("bounds-check") == std::string::npos)
-      entry.options +=
-          (entry.options.empty() ? "" : " ") + std::string("bounds-check=true");
-    return llvm::Error::success();
-  }
-  return makeError("bounds checking needs the convert-tt-to-cpu pass, which "
-                   "this pipeline does not run");
+  auto backend = getTargetBackend(pipeline.getTarget());
+  if (!backend)
+    return backend.takeError();
+  if (!(*backend)->enableBoundsCheck)
+    return makeError("target '" + pipeline.getTarget() +
+                     "' has no bounds checking");
+  return (*backend)->enableBoundsCheck(pipeline);
 }
 
 /// Sets `option=value` on the pass entry `pass` of every stage, unless the
@@ -53,15 +54,14 @@ static void setPassOption(Pipeline &pipeline, llvm::StringRef pass,
   }
 }
 
-/// num_warps and num_stages reach the GPU passes as their options.
-static void applyLaunchOptions(Pipeline &pipeline,
+/// num_warps and num_stages reach the passes the backend names as their
+/// options.
+static void applyLaunchOptions(const TargetBackend &backend, Pipeline &pipeline,
                                const CompileOptions &options) {
-  setPassOption(pipeline, "tpx-nvidia-select-codegen", "num-warps",
-                options.numWarps);
-  setPassOption(pipeline, "convert-tt-to-tpxgpu", "num-warps",
-                options.numWarps);
-  setPassOption(pipeline, "tpxgpu-prefetch-loads", "num-stages",
-                options.numStages);
+  for (const LaunchOptionSlot &slot : backend.launchOptions)
+    setPassOption(pipeline, slot.pass, slot.option,
+                  slot.value == LaunchOptionSlot::NumWarps ? options.numWarps
+                                                           : options.numStages);
 }
 
 llvm::Error tpx::prepareKernelRun(mlir::ModuleOp module, llvm::StringRef target,
@@ -77,122 +77,267 @@ llvm::Error tpx::prepareKernelRun(mlir::ModuleOp module, llvm::StringRef target,
   return llvm::Error::success();
 }
 
+llvm::Expected<std::vector<Pipeline>>
+tpx::getCompilePipelines(mlir::ModuleOp module, const CompileOptions &options) {
+  auto backend = getTargetBackend(options.target);
+  if (!backend)
+    return backend.takeError();
+  std::vector<Pipeline> candidates;
+  if (options.pipelineOverride) {
+    // An explicit pipeline runs as given (no selection on top of it).
+    candidates.push_back(*options.pipelineOverride);
+    const std::string &name = candidates.front().getName();
+    if (!name.empty() && !(*backend)->findPipeline(name))
+      return makeError("the pipeline text is for pipeline '" + name +
+                       "', which target '" + options.target +
+                       "' does not have (pipelines: " +
+                       (*backend)->listPipelineNames() + ")");
+  } else {
+    auto effective = getEffectivePipelines(options.target, module);
+    if (!effective)
+      return effective.takeError();
+    candidates = std::move(*effective);
+    if (!options.pipelineName.empty()) {
+      auto named = llvm::find_if(candidates, [&](const Pipeline &pipeline) {
+        return pipeline.getName() == options.pipelineName;
+      });
+      if (named == candidates.end())
+        return makeError("target '" + options.target + "' has no pipeline '" +
+                         options.pipelineName + "' (pipelines: " +
+                         (*backend)->listPipelineNames() + ")");
+      Pipeline chosen = std::move(*named);
+      candidates = {std::move(chosen)};
+    }
+  }
+  for (Pipeline &pipeline : candidates) {
+    applyLaunchOptions(**backend, pipeline, options);
+    // Bounds checking is a facility of targets that have it (the CPU
+    // runtime's); the others ignore it.
+    if (options.boundsCheck && (*backend)->enableBoundsCheck)
+      if (auto error = (*backend)->enableBoundsCheck(pipeline))
+        return std::move(error);
+  }
+  return candidates;
+}
+
+/// Records the pipeline that runs as `tpxgpu.codegen` when the backend
+/// gives it a codegen value.
+static void recordCodegen(const TargetBackend &backend, mlir::ModuleOp module,
+                          llvm::StringRef pipelineName) {
+  const NamedPipelineSpec *spec = backend.findPipeline(pipelineName);
+  if (!spec || spec->codegen.empty())
+    return;
+  module->setAttr(tpxgpu::TPXGPUDialect::kCodegenAttrName,
+                  mlir::StringAttr::get(module.getContext(), spec->codegen));
+}
+
+/// The stages of `pipeline` up to and including `last`, or after it.
+static Pipeline sliceStages(const Pipeline &pipeline, llvm::StringRef last,
+                            bool upTo) {
+  Pipeline part(pipeline.getTarget());
+  part.setName(pipeline.getName());
+  bool before = true;
+  for (const Stage &stage : pipeline.getStages()) {
+    if (before == upTo)
+      part.getStages().push_back(stage);
+    if (stage.name == last)
+      before = false;
+  }
+  return part;
+}
+
+/// The candidates must agree on the stages before the choice: those run
+/// once, for whichever pipeline is chosen.
+static llvm::Error checkSharedStages(llvm::ArrayRef<Pipeline> candidates,
+                                     llvm::StringRef last) {
+  Pipeline first = sliceStages(candidates.front(), last, /*upTo=*/true);
+  first.setName("");
+  for (const Pipeline &other : candidates.drop_front()) {
+    Pipeline shared = sliceStages(other, last, /*upTo=*/true);
+    shared.setName("");
+    if (!(shared == first))
+      return makeError(
+          "pipelines '" + candidates.front().getName() + "' and '" +
+          other.getName() + "' of target '" + other.getTarget() +
+          "' must run the same stages up to '" + last +
+          "', after which the compiler picks one for the kernel; the "
+          "selected pipeline extensions made them differ:\n" +
+          first.print() + "versus\n" + shared.print());
+  }
+  return llvm::Error::success();
+}
+
+/// Asks the backend which candidate runs for `module` (as the shared stages
+/// left it); reports the op that decided a fallback as a remark.
+static llvm::Expected<size_t>
+choose(const TargetBackend &backend, llvm::ArrayRef<Pipeline> candidates,
+       mlir::ModuleOp module, const CompileOptions &options, bool report) {
+  PipelineChoiceInput input;
+  input.numWarps = options.numWarps;
+  input.numStages = options.numStages;
+  PipelineChoice choice = backend.choosePipeline(module, input);
+  for (auto [index, candidate] : llvm::enumerate(candidates)) {
+    if (candidate.getName() != choice.name)
+      continue;
+    if (report && choice.reason)
+      choice.reason->emitRemark("the ")
+          << candidates.front().getName() << " pipeline does not cover "
+          << choice.why << " ('" << choice.reason->getName()
+          << "'); this kernel runs on the " << choice.name << " pipeline";
+    return index;
+  }
+  return makeError("target backend '" + backend.family + "' chose pipeline '" +
+                   choice.name + "', which is not among the candidates");
+}
+
+llvm::Expected<KernelRunResult>
+tpx::runKernelPipelines(llvm::ArrayRef<Pipeline> candidates,
+                        mlir::OwningOpRef<mlir::ModuleOp> &module,
+                        const CompileOptions &options, RunOptions run) {
+  auto backend = getTargetBackend(options.target);
+  if (!backend)
+    return backend.takeError();
+  if (candidates.empty())
+    return makeError("no pipeline to run");
+  if (auto error = prepareKernelRun(*module, options.target, run))
+    return std::move(error);
+  KernelRunResult result;
+  if (candidates.size() == 1) {
+    recordCodegen(**backend, *module, candidates.front().getName());
+    auto output = runPipeline(candidates.front(), module, run);
+    if (!output)
+      return output.takeError();
+    result.run = std::move(*output);
+    result.pipeline = candidates.front();
+    return result;
+  }
+
+  llvm::StringRef fork = (*backend)->choiceAfterStage;
+  if (auto error = checkSharedStages(candidates, fork))
+    return std::move(error);
+  // Every candidate builds before anything runs: a bad pass option in the
+  // pipeline the kernel ends up on costs no compile time either.
+  for (const Pipeline &candidate : candidates)
+    if (auto error =
+            checkPipelineBuilds(candidate, module->getContext(), run.stopAfter))
+      return std::move(error);
+  Pipeline shared = sliceStages(candidates.front(), fork, /*upTo=*/true);
+  bool stopsBeforeChoice =
+      !run.stopAfter.empty() && shared.getStage(run.stopAfter);
+  RunOptions first = run;
+  first.stopAfter = stopsBeforeChoice ? run.stopAfter : fork.str();
+  auto prefix = runPipeline(shared, module, first);
+  if (!prefix)
+    return prefix.takeError();
+  if (stopsBeforeChoice) {
+    result.run = std::move(*prefix);
+    result.pipeline = candidates.front();
+    return result;
+  }
+  auto index = choose(**backend, candidates, *module, options, true);
+  if (!index)
+    return index.takeError();
+  const Pipeline &chosen = candidates[*index];
+  recordCodegen(**backend, *module, chosen.getName());
+  Pipeline rest = sliceStages(chosen, fork, /*upTo=*/false);
+  if (!run.stopAfter.empty() && !rest.getStage(run.stopAfter))
+    return makeError("--stop-after: pipeline of target '" + chosen.getTarget() +
+                     "' has no stage '" + run.stopAfter + "'");
+  auto output = runPipeline(rest, module, run);
+  if (!output)
+    return output.takeError();
+  result.run = std::move(*output);
+  result.run.stageTexts.insert(result.run.stageTexts.begin(),
+                               prefix->stageTexts.begin(),
+                               prefix->stageTexts.end());
+  result.pipeline = chosen;
+  return result;
+}
+
 llvm::Expected<Pipeline>
 tpx::getCompilePipeline(mlir::ModuleOp module, const CompileOptions &options) {
-  // An explicit pipeline runs as given (no selection on top of it); bounds
-  // checking still applies to it.
-  llvm::Expected<Pipeline> pipeline =
-      options.pipelineOverride ? *options.pipelineOverride
-                               : getEffectivePipeline(options.target, module);
-  if (!pipeline)
-    return pipeline.takeError();
-  if (!options.pipelineOverride)
-    if (auto error =
-            applyPipelineExtensions(*pipeline, options.pipelineSelection))
-      return error;
-  applyLaunchOptions(*pipeline, options);
-  // Bounds checking is a CPU runtime facility; GPU targets ignore it.
-  if (options.boundsCheck && options.target == "cpu")
-    if (auto error = enableBoundsCheck(*pipeline))
-      return error;
-  return pipeline;
+  auto candidates = getCompilePipelines(module, options);
+  if (!candidates)
+    return candidates.takeError();
+  if (candidates->size() == 1)
+    return std::move(candidates->front());
+  auto backend = getTargetBackend(options.target);
+  if (!backend)
+    return backend.takeError();
+  llvm::StringRef fork = (*backend)->choiceAfterStage;
+  if (auto error = checkSharedStages(*candidates, fork))
+    return std::move(error);
+  // The choice looks at the kernel as the shared stages leave it; they run
+  // on a copy, quietly (the compile itself reports the remark).
+  mlir::OwningOpRef<mlir::ModuleOp> copy(module.clone());
+  RunOptions run;
+  if (auto error = prepareKernelRun(*copy, options.target, run))
+    return std::move(error);
+  run.stopAfter = fork.str();
+  auto prefix =
+      runPipeline(sliceStages(candidates->front(), fork, true), copy, run);
+  if (!prefix)
+    return prefix.takeError();
+  auto index = choose(**backend, *candidates, *copy, options, false);
+  if (!index)
+    return index.takeError();
+  return std::move((*candidates)[*index]);
 }
 
 /// Everything that decides the binary: the compiler build itself, the IR
-/// with its locations, the target and the host CPU it is built for,
-/// options, the loaded plugins' content hashes and the pipeline. Locations
-/// are part of the key because passes put them into code (a plugin's
-/// guard reporting "stored a NaN at kernels.py:12:5", assert messages) and
-/// into the per-stage IR an artifact keeps; a kernel moved to another line
-/// compiles again.
+/// with its locations, the target and what its backend adds (the host CPU
+/// code is built for), options, the loaded plugins' content hashes and the
+/// candidate pipelines (which one runs is a function of the rest).
+/// Locations are part of the key because passes put them into code (a
+/// plugin's guard reporting "stored a NaN at kernels.py:12:5", assert
+/// messages) and into the per-stage IR an artifact keeps; a kernel moved to
+/// another line compiles again.
 static std::string computeCacheKey(mlir::ModuleOp module,
                                    const CompileOptions &options,
-                                   const Pipeline &pipeline) {
+                                   const TargetBackend &backend,
+                                   llvm::ArrayRef<Pipeline> candidates) {
   std::string material;
   llvm::raw_string_ostream os(material);
   os << "compiler=" << getCompilerIdentity() << "\n";
   os << "cache_format=" << CompileCache::kFormatVersion << "\n";
   os << "target=" << options.target << "\n";
-  if (options.target == "cpu")
-    os << "cpu=" << getCPUTargetDescription() << "\n";
+  if (backend.getCacheKeyMaterial)
+    os << backend.getCacheKeyMaterial() << "\n";
   os << "num_warps=" << options.numWarps << " num_stages=" << options.numStages
      << " bounds_check=" << options.boundsCheck << "\n";
-  os << getCacheKeyMaterial(pipeline) << "\n";
+  for (const Pipeline &pipeline : candidates)
+    os << getCacheKeyMaterial(pipeline) << "\n";
   module->print(os, mlir::OpPrintingFlags().enableDebugInfo(true));
   return sha256Hex(material);
-}
-
-/// The launchers call an entry point that the pipeline's last MLIR stage
-/// adds (tpx-cpu-emit-entry-points, tpx-nvidia-emit-kernel). A pipeline
-/// text or an override without it still emits a binary, which could not be
-/// launched; this is where that is caught.
-static llvm::Error checkEntryPoint(mlir::ModuleOp module,
-                                   llvm::StringRef family,
-                                   llvm::StringRef kernel,
-                                   llvm::StringRef entryPoint) {
-  auto entry = module.lookupSymbol<mlir::LLVM::LLVMFuncOp>(entryPoint);
-  if (family == "cpu" && (!entry || entry.isExternal()))
-    return makeError("the compiled module has no entry point '" + entryPoint +
-                     "' for kernel '" + kernel +
-                     "': the pipeline must run tpx-cpu-emit-entry-points "
-                     "(at the end of stage 'llir')");
-  if (family == "nvidia" &&
-      (!entry || entry.isExternal() ||
-       !entry->hasAttr(mlir::NVVM::NVVMDialect::getKernelFuncAttrName())))
-    return makeError("the compiled module has no nvvm.kernel function '" +
-                     entryPoint +
-                     "': the pipeline must run tpx-nvidia-emit-kernel (in "
-                     "stage 'llir')");
-  return llvm::Error::success();
-}
-
-/// Records the entry's registers and spills as the assembler reported
-/// them. An assembler that reports entries, none of them the one the
-/// launcher will look up, made a binary that cannot be launched.
-static llvm::Error setEntryResources(Artifact &artifact, llvm::StringRef family,
-                                     const EntryResourceMap &resources) {
-  if (family == "cpu") {
-    artifact.numRegs = artifact.numSpills = 0;
-    return llvm::Error::success();
-  }
-  artifact.numRegs = artifact.numSpills = -1;
-  if (resources.empty())
-    return llvm::Error::success(); // e.g. a cubin from an override
-  auto entry = resources.find(artifact.entryPoint);
-  if (entry == resources.end()) {
-    std::string names;
-    for (const auto &[name, _] : resources)
-      names += (names.empty() ? "'" : ", '") + name + "'";
-    return makeError("the cubin has no entry function '" + artifact.entryPoint +
-                     "' for kernel '" + artifact.signature.kernelName +
-                     "' (ptxas compiled " + names + ")");
-  }
-  artifact.numRegs = static_cast<int>(entry->second.registers);
-  artifact.numSpills = static_cast<int>(entry->second.spillStoreBytes);
-  return llvm::Error::success();
 }
 
 llvm::Expected<CompileResult>
 tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
                    const CompileOptions &options) {
-  registerCPUTarget();
-  registerNVIDIATarget();
-  auto family = getTargetFamily(options.target);
-  if (!family)
-    return family.takeError();
-  RunOptions run;
-  if (auto error = prepareKernelRun(*module, options.target, run))
-    return std::move(error);
+  auto backend = getTargetBackend(options.target);
+  if (!backend)
+    return backend.takeError();
+  if (!(*backend)->fillArtifact || !(*backend)->checkEntryPoint ||
+      !(*backend)->getModuleEntryName)
+    return makeError("target '" + options.target +
+                     "' cannot make launchable artifacts yet (its backend "
+                     "has no code generation)");
+  {
+    // The kernel is checked before the cache is consulted, so a kernel the
+    // target rejects is rejected on a warm cache too.
+    RunOptions check;
+    if (auto error = prepareKernelRun(*module, options.target, check))
+      return std::move(error);
+  }
   auto signature = getKernelSignature(*module);
   if (!signature)
     return signature.takeError();
-  auto pipeline = getCompilePipeline(*module, options);
-  if (!pipeline)
-    return pipeline.takeError();
+  auto candidates = getCompilePipelines(*module, options);
+  if (!candidates)
+    return candidates.takeError();
 
   CompileResult result;
-  result.pipelineText = pipeline->print();
-  std::string key = computeCacheKey(*module, options, *pipeline);
+  std::string key = computeCacheKey(*module, options, **backend, *candidates);
   CompileCache cache;
   // Dumps and overrides need the stages to run, so they bypass the cache.
   bool cacheable = options.useCache && options.dumpDir.empty() &&
@@ -201,48 +346,44 @@ tpx::compileModule(mlir::OwningOpRef<mlir::ModuleOp> module,
     if (std::optional<Artifact> hit = cache.lookup(key)) {
       result.artifact = std::move(*hit);
       result.cacheHit = true;
+      result.pipelineText = candidates->front().print();
+      for (const Pipeline &candidate : *candidates)
+        if (candidate.getName() == result.artifact.pipeline)
+          result.pipelineText = candidate.print();
       return result;
     }
   }
 
+  RunOptions run;
   run.dumpDir = options.dumpDir;
   run.overrideDir = options.overrideDir;
   run.keepStageTexts = true;
-  auto output = runPipeline(*pipeline, module, run);
+  auto output = runKernelPipelines(*candidates, module, options, run);
   if (!output)
     return output.takeError();
-  if (!output->isBinary)
-    return makeError("the pipeline ended with stage '" + output->lastStage +
+  result.pipelineText = output->pipeline.print();
+  if (!output->run.isBinary)
+    return makeError("the pipeline ended with stage '" + output->run.lastStage +
                      "', which produces IR, not a binary to launch");
 
   // The entry point as a symbol of the module.
-  std::string entryPoint = *family == "cpu"
-                               ? getCPUEntryPointName(signature->kernelName)
-                               : signature->kernelName;
-  if (auto error =
-          checkEntryPoint(*module, *family, signature->kernelName, entryPoint))
-    return error;
+  std::string entryPoint =
+      (*backend)->getModuleEntryName(signature->kernelName);
+  if (auto error = (*backend)->checkEntryPoint(*module, signature->kernelName,
+                                               entryPoint))
+    return std::move(error);
 
   Artifact &artifact = result.artifact;
   artifact.target = options.target;
   artifact.signature = std::move(*signature);
   artifact.numWarps = options.numWarps;
   artifact.numStages = options.numStages;
-  // The GPU lowering records the launch shape it generated code for.
-  if (auto threads =
-          (*module)->getAttrOfType<mlir::IntegerAttr>(kBlockThreadsAttr))
-    artifact.blockThreads = static_cast<unsigned>(threads.getInt());
-  if (auto shared =
-          (*module)->getAttrOfType<mlir::IntegerAttr>(kSharedBytesAttr))
-    artifact.sharedMemory = static_cast<unsigned>(shared.getInt());
-  artifact.binary = std::move(output->output);
-  artifact.stages = std::move(output->stageTexts);
-  // The NVIDIA entry is the kernel function under its PTX-safe name.
-  artifact.entryPoint = *family == "cpu"
-                            ? entryPoint
-                            : getPTXEntryName(artifact.signature.kernelName);
-  if (auto error = setEntryResources(artifact, *family, output->entryResources))
-    return error;
+  artifact.pipeline = output->pipeline.getName();
+  artifact.binary = std::move(output->run.output);
+  artifact.stages = std::move(output->run.stageTexts);
+  if (auto error = (*backend)->fillArtifact(*module, output->run.entryResources,
+                                            artifact))
+    return std::move(error);
   if (cacheable) {
     artifact.cacheKey = key;
     // A cache that cannot be written only costs the next compile time.

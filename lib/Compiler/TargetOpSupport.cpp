@@ -1,9 +1,9 @@
 //===- TargetOpSupport.cpp - what a target accepts, stage by stage --------===//
 #include "tpx/Compiler/TargetOpSupport.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
-#include "tpx/Pipeline/TargetPipelines.h"
 #include "tpx/Plugin/PluginRegistry.h"
 #include "tpx/Support/DiagnosticText.h"
+#include "tpx/Target/TargetBackend.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -38,40 +38,54 @@ struct StageRule {
 };
 } // namespace
 
-static std::optional<StageRule> getStageRule(llvm::StringRef family,
+/// The rule of `stage` on `backend`'s targets: the common dialects of its
+/// level plus the ones the backend adds.
+static std::optional<StageRule> getStageRule(const TargetBackend &backend,
                                              llvm::StringRef stage) {
-  const char *const kTTIRDialects[] = {"builtin", "tt", "arith", "math",
-                                       "scf",     "cf", "ub"};
+  const StageAcceptance *accepts = nullptr;
+  for (const StageAcceptance &candidate : backend.accepts)
+    if (candidate.stage == stage)
+      accepts = &candidate;
+  if (!accepts)
+    return std::nullopt;
   StageRule rule;
-  if (stage == "ttir" || (stage == "ttgir" && family != "cpu")) {
-    for (const char *name : kTTIRDialects)
-      rule.dialects.insert(name);
-    rule.description = "tt, arith, math, scf, cf and ub ops";
-    if (stage == "ttgir") {
-      rule.dialects.insert("tpxgpu");
-      rule.description = "tt, tpxgpu, arith, math, scf, cf and ub ops";
-    }
-    rule.acceptPluginDialects = true;
-    rule.checkKernelRules = true;
+  bool kernel = accepts->level == StageAcceptance::Kernel;
+  static const char *const kKernelDialects[] = {
+      "builtin", "tt", "arith", "math", "scf", "cf", "ub"};
+  static const char *const kLoweredDialects[] = {"builtin", "llvm"};
+  std::vector<std::string> named;
+  for (const char *name : kernel
+                              ? llvm::ArrayRef<const char *>(kKernelDialects)
+                              : llvm::ArrayRef<const char *>(kLoweredDialects))
+    named.push_back(name);
+  named.insert(named.end(), accepts->extraDialects.begin(),
+               accepts->extraDialects.end());
+  for (const std::string &name : named)
+    rule.dialects.insert(name);
+  // "tt, tpxgpu, arith, math, scf, cf and ub ops" / "llvm and nvvm ops".
+  std::vector<std::string> listed;
+  if (kernel) {
+    listed = {"tt"};
+    listed.insert(listed.end(), accepts->extraDialects.begin(),
+                  accepts->extraDialects.end());
+    for (const char *name : {"arith", "math", "scf", "cf", "ub"})
+      listed.push_back(name);
+  } else {
+    listed = {"llvm"};
+    listed.insert(listed.end(), accepts->extraDialects.begin(),
+                  accepts->extraDialects.end());
+  }
+  for (auto [i, name] : llvm::enumerate(listed))
+    rule.description += (i == 0                   ? ""
+                         : i + 1 == listed.size() ? " and "
+                                                  : ", ") +
+                        name;
+  rule.description += " ops";
+  rule.acceptPluginDialects = kernel;
+  rule.checkKernelRules = kernel;
+  if (kernel)
     rule.description += ", and ops of plugin dialects";
-    return rule;
-  }
-  if (stage == "llir") {
-    rule.dialects.insert("builtin");
-    rule.dialects.insert("llvm");
-    rule.description = "llvm ops";
-    if (family == "nvidia") {
-      rule.dialects.insert("nvvm");
-      rule.description = "llvm and nvvm ops";
-    } else if (family == "amd") {
-      rule.dialects.insert("rocdl");
-      rule.description = "llvm and rocdl ops";
-    }
-    rule.acceptPluginDialects = false;
-    rule.checkKernelRules = false;
-    return rule;
-  }
-  return std::nullopt;
+  return rule;
 }
 
 static bool hasTooManyElements(Type type) {
@@ -139,10 +153,10 @@ static LogicalResult checkKernelRules(Operation *op) {
 
 llvm::Error tpx::checkTargetOpSupport(ModuleOp module, llvm::StringRef target,
                                       llvm::StringRef stage) {
-  auto family = getTargetFamily(target);
-  if (!family)
-    return family.takeError();
-  std::optional<StageRule> rule = getStageRule(*family, stage);
+  auto backend = getTargetBackend(target);
+  if (!backend)
+    return backend.takeError();
+  std::optional<StageRule> rule = getStageRule(**backend, stage);
   if (!rule)
     return llvm::Error::success();
   llvm::StringSet<> pluginDialects;

@@ -122,7 +122,8 @@ Error Pipeline::append(StringRef stageName, PassEntry entry) {
 }
 
 bool Pipeline::operator==(const Pipeline &other) const {
-  if (target != other.target || stages.size() != other.stages.size())
+  if (target != other.target || name != other.name ||
+      stages.size() != other.stages.size())
     return false;
   for (auto [a, b] : llvm::zip(stages, other.stages))
     if (a.name != b.name || a.kind != b.kind || a.anchor != b.anchor ||

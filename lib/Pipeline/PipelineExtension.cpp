@@ -221,22 +221,16 @@ tpx::getModulePipelineSelection(mlir::ModuleOp module) {
   return names;
 }
 
-llvm::Expected<Pipeline> tpx::getEffectivePipeline(StringRef target) {
-  auto pipeline = getDefaultPipeline(target);
-  if (!pipeline)
-    return pipeline.takeError();
-  if (Error error =
-          applyPipelineExtensions(*pipeline, getScopedPipelineSelection()))
-    return std::move(error);
-  return pipeline;
-}
-
-llvm::Expected<Pipeline> tpx::getEffectivePipeline(StringRef target,
-                                                   mlir::ModuleOp module) {
+/// Every extension name a compile with `module` (if any) selects: the
+/// scoped ones, then the module's, checked where the op is known.
+static llvm::Expected<std::vector<std::string>>
+getSelectedNames(mlir::ModuleOp module) {
+  std::vector<std::string> names = getScopedPipelineSelection();
+  if (!module)
+    return names;
   auto moduleNames = readModuleSelection(module);
   if (!moduleNames)
     return moduleNames.takeError();
-  std::vector<std::string> names = getScopedPipelineSelection();
   for (const SelectedName &selected : *moduleNames) {
     // Checked here, where the op is known: the error points at the kernel.
     if (!lookupPipelineExtension(selected.name))
@@ -246,10 +240,73 @@ llvm::Expected<Pipeline> tpx::getEffectivePipeline(StringRef target,
                        describeOp(selected.op));
     appendUnique(names, selected.name);
   }
-  auto pipeline = getDefaultPipeline(target);
-  if (!pipeline)
-    return pipeline.takeError();
-  if (Error error = applyPipelineExtensions(*pipeline, names))
+  return names;
+}
+
+Error tpx::applyPipelineExtensions(std::vector<Pipeline> &candidates,
+                                   llvm::ArrayRef<std::string> names) {
+  if (candidates.size() == 1)
+    return applyPipelineExtensions(candidates.front(), names);
+  std::vector<Pipeline> result = candidates;
+  for (const std::string &name : names) {
+    const PipelineExtension *extension = lookupPipelineExtension(name);
+    if (!extension)
+      return unknownExtension(name);
+    std::string failures;
+    bool appliedSomewhere = false;
+    std::vector<Pipeline> edited = result;
+    for (Pipeline &pipeline : edited) {
+      Pipeline copy = pipeline;
+      if (Error error = extension->apply(copy)) {
+        // Lands only where its anchors are: never silently in the other
+        // path, and an error when it fits none.
+        failures += "\n  pipeline '" + pipeline.getName() +
+                    "': " + llvm::toString(std::move(error));
+        continue;
+      }
+      pipeline = std::move(copy);
+      appliedSomewhere = true;
+    }
+    if (!appliedSomewhere)
+      return makeError("pipeline extension '" + name + "' (from '" +
+                       extension->provider +
+                       "') failed on every pipeline of target '" +
+                       result.front().getTarget() + "':" + failures);
+    result = std::move(edited);
+  }
+  candidates = std::move(result);
+  return Error::success();
+}
+
+llvm::Expected<std::vector<Pipeline>>
+tpx::getEffectivePipelines(StringRef target, mlir::ModuleOp module) {
+  auto names = getSelectedNames(module);
+  if (!names)
+    return names.takeError();
+  auto pipelines = getTargetPipelines(target);
+  if (!pipelines)
+    return pipelines.takeError();
+  if (Error error = applyPipelineExtensions(*pipelines, *names))
     return std::move(error);
-  return pipeline;
+  return pipelines;
+}
+
+llvm::Expected<std::vector<Pipeline>>
+tpx::getEffectivePipelines(StringRef target) {
+  return getEffectivePipelines(target, mlir::ModuleOp());
+}
+
+llvm::Expected<Pipeline> tpx::getEffectivePipeline(StringRef target) {
+  auto pipelines = getEffectivePipelines(target);
+  if (!pipelines)
+    return pipelines.takeError();
+  return std::move(pipelines->front());
+}
+
+llvm::Expected<Pipeline> tpx::getEffectivePipeline(StringRef target,
+                                                   mlir::ModuleOp module) {
+  auto pipelines = getEffectivePipelines(target, module);
+  if (!pipelines)
+    return pipelines.takeError();
+  return std::move(pipelines->front());
 }

@@ -82,6 +82,19 @@ static std::optional<std::string> findOverride(const RunOptions &options,
   return std::string(path);
 }
 
+Error tpx::checkPipelineBuilds(const Pipeline &pipeline,
+                               mlir::MLIRContext *context,
+                               StringRef stopAfter) {
+  for (const Stage &stage : pipeline.getStages()) {
+    if (stage.kind == StageKind::MLIR || !stage.passes.empty())
+      if (auto built = StagePassManager::build(stage, context); !built)
+        return built.takeError();
+    if (stage.name == stopAfter)
+      break;
+  }
+  return Error::success();
+}
+
 llvm::Expected<RunResult>
 tpx::runPipeline(const Pipeline &pipeline,
                  mlir::OwningOpRef<mlir::ModuleOp> &module,
@@ -123,8 +136,8 @@ tpx::runPipeline(const Pipeline &pipeline,
         DiagnosticCollector diagnostics(module->getContext());
         auto text = llvm::MemoryBuffer::getFile(*path);
         if (!text)
-          return makeError(*path + ": cannot read override: " +
-                           text.getError().message());
+          return makeError(
+              *path + ": cannot read override: " + text.getError().message());
         if (auto deep = findExcessiveNesting((*text)->getBuffer()))
           return makeError(*path + ": cannot use as override of stage '" +
                            stage.name + "': " + *deep);

@@ -126,7 +126,10 @@ std::string PassEntry::str() const {
 }
 
 std::string Pipeline::print() const {
-  std::string text = "# tpx pipeline target=" + target + "\n";
+  std::string text = "# tpx pipeline target=" + target;
+  if (!name.empty())
+    text += " pipeline=" + name;
+  text += "\n";
   for (const Stage &stage : stages)
     text += stage.name + ": " + stage.pipelineString() + "\n";
   return text;
@@ -147,11 +150,22 @@ llvm::Expected<Pipeline> Pipeline::parse(StringRef text) {
     if (line.consume_front("#")) {
       line = line.trim();
       if (line.consume_front("tpx pipeline target=")) {
-        if (line.trim().empty())
+        auto [targetName, rest] = line.trim().split(' ');
+        if (targetName.empty())
           return makeError(where() + "'# tpx pipeline target=' names no "
                                      "target (write e.g. target=sm_90a, or "
                                      "drop the line)");
-        pipeline.setTarget(line.trim().str());
+        rest = rest.trim();
+        if (!rest.empty()) {
+          if (!rest.consume_front("pipeline=") || rest.trim().empty() ||
+              rest.trim().contains(' '))
+            return makeError(where() +
+                             "expected '# tpx pipeline target=<t> "
+                             "[pipeline=<name>]', got '" +
+                             rawLine.trim() + "'");
+          pipeline.setName(rest.trim().str());
+        }
+        pipeline.setTarget(targetName.str());
         auto found = getDefaultPipeline(pipeline.getTarget());
         if (found)
           defaults = std::move(*found);

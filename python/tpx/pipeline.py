@@ -178,8 +178,11 @@ class Pipeline:
     ValueError (naming what exists) and leaves the pipeline unchanged.
     """
 
-    def __init__(self, target, stages=()):
+    def __init__(self, target, stages=(), name=""):
         self.target = target
+        # Which of the target's named pipelines this is ("simt",
+        # "one-thread", "default"); "" when the text does not say.
+        self.name = name
         self._stages = [s.copy() for s in stages]
 
     # -- text -----------------------------------------------------------------
@@ -199,7 +202,16 @@ class Pipeline:
                 line = line[1:].strip()
                 prefix = "tpx pipeline target="
                 if line.startswith(prefix):
-                    target = line[len(prefix):].strip()
+                    target, _, rest = line[len(prefix):].strip().partition(" ")
+                    rest = rest.strip()
+                    if rest:
+                        if not rest.startswith("pipeline=") or \
+                                not rest[len("pipeline="):].strip() or \
+                                " " in rest[len("pipeline="):].strip():
+                            raise ValueError(
+                                where + "expected '# tpx pipeline target=<t> "
+                                "[pipeline=<name>]', got '%s'" % raw.strip())
+                        pipeline.name = rest[len("pipeline="):].strip()
                     if not target:
                         raise ValueError(
                             where + "'# tpx pipeline target=' names no "
@@ -235,8 +247,10 @@ class Pipeline:
 
     def text(self):
         """The text form, exactly as `tpx-compile --dump-pipeline` prints."""
-        out = ["# tpx pipeline target=%s" % self.target] if self.target \
-            else []
+        header = "# tpx pipeline target=%s" % self.target
+        if self.name:
+            header += " pipeline=%s" % self.name
+        out = [header] if self.target else []
         out.extend("%s: %s" % (s.name, s.pipeline_string())
                    for s in self._stages)
         return "\n".join(out) + "\n"
@@ -253,7 +267,7 @@ class Pipeline:
         return cls.parse(effective_text(target, _as_names(extensions)))
 
     def copy(self):
-        return Pipeline(self.target, self._stages)
+        return Pipeline(self.target, self._stages, self.name)
 
     def __eq__(self, other):
         return isinstance(other, Pipeline) and self.text() == other.text()

@@ -4,6 +4,7 @@
 #include "tpx/Pipeline/PipelineRunner.h"
 #include "tpx/Pipeline/TargetPipelines.h"
 #include "tpx/Support/SourceNesting.h"
+#include "tpx/Target/TargetBackend.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
@@ -22,17 +23,20 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-llvm::ArrayRef<StringRef> tools::getKnownTargets() {
-  static const StringRef targets[] = {"cpu", "sm_90a", "gfx950"};
+std::vector<std::string> tools::getKnownTargets() {
+  std::vector<std::string> targets;
+  for (const TargetBackend *backend : getTargetBackends())
+    targets.insert(targets.end(), backend->knownTargets.begin(),
+                   backend->knownTargets.end());
   return targets;
 }
 
 llvm::Error tools::checkTarget(StringRef target) {
-  if (llvm::is_contained(getKnownTargets(), target))
+  std::vector<std::string> known = getKnownTargets();
+  if (llvm::is_contained(known, target))
     return llvm::Error::success();
   return makeError("--target: unknown target '" + target +
-                   "' (known targets: " + llvm::join(getKnownTargets(), ", ") +
-                   ")");
+                   "' (known targets: " + llvm::join(known, ", ") + ")");
 }
 
 llvm::Error tools::checkExistingDirectory(StringRef option, StringRef path) {

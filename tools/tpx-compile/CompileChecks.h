@@ -17,8 +17,9 @@
 
 namespace tpx::tools {
 
-/// The targets tpx has pipelines for: `cpu`, `sm_90a`, `gfx950`.
-llvm::ArrayRef<llvm::StringRef> getKnownTargets();
+/// The targets tpx has pipelines for, as their backends list them: `cpu`,
+/// `sm_90a`, `gfx950`.
+std::vector<std::string> getKnownTargets();
 
 /// An error unless `target` is one of getKnownTargets().
 llvm::Error checkTarget(llvm::StringRef target);

@@ -3,15 +3,17 @@
 //   tpx-compile kernel.ttir --target cpu|sm_90a|gfx950 -o OUT
 //       [--num-warps N] [--num-stages N] [--no-cache] [--bounds-check]
 //       [--load-plugin P] [--pipeline-ext NAME]... [--stop-after STAGE]
-//       [--dump-pipeline] [--pipeline-file F] [--dump-dir D]
+//       [--dump-pipeline] [--pipeline-file F] [--target-pipeline NAME]
+//       [--dump-dir D]
 //       [--override-dir D] [--print-cache-key]
 //
 // A full compile (no --stop-after) goes through the compiler driver and its
 // cache and writes the binary to OUT and the artifact metadata (kernel name,
 // argument ABI, warps, shared memory, entry point) to OUT.json.
 //
-// Everything target-specific lives behind the pipeline table and the stage
-// emitter registry (tpx/Pipeline); this tool only wires options to them.
+// Everything target-specific lives behind the target backends
+// (tpx/Target/TargetBackend.h) and the compiler driver; this tool only wires
+// options to them.
 // docs/pipeline.md describes each flag.
 //
 //===----------------------------------------------------------------------===//
@@ -26,6 +28,7 @@
 #include "tpx/Plugin/PluginCommandLine.h"
 #include "tpx/Plugin/PluginRegistry.h"
 #include "tpx/Registration/TpxRegistration.h"
+#include "tpx/Support/DiagnosticText.h"
 #include "tpx/Support/SourceInput.h"
 #include "tpx/Target/Common/LLVMBackendGuard.h"
 
@@ -69,6 +72,11 @@ struct Options {
       cl::desc("Run this pipeline text instead of the effective "
                "one (e.g. an edited --dump-pipeline)"),
       cl::value_desc("file"), cl::cat(category)};
+  cl::opt<std::string> targetPipeline{
+      "target-pipeline",
+      cl::desc("Run (or print) this named pipeline of the target (sm_90a: "
+               "simt, one-thread) instead of the one the compiler picks"),
+      cl::value_desc("name"), cl::cat(category)};
   cl::opt<std::string> dumpDir{"dump-dir",
                                cl::desc("Write each stage's output here"),
                                cl::value_desc("dir"), cl::cat(category)};
@@ -144,19 +152,27 @@ static int writeOutput(llvm::StringRef contents) {
   return writeFile(opts->outputFile, contents);
 }
 
-/// A full compile: the driver (cache included) makes the artifact; OUT gets
-/// the binary and OUT.json the metadata.
-static int compileArtifact(mlir::OwningOpRef<mlir::ModuleOp> module,
-                           const tpx::Pipeline &pipeline) {
+/// The compile options of the command line, with the pipeline file (if
+/// any) as the pipeline to run as given.
+static tpx::CompileOptions
+getCompileOptions(const std::optional<tpx::Pipeline> &pipelineFile) {
   tpx::CompileOptions compile;
   compile.target = opts->target;
   compile.numWarps = opts->numWarps;
   compile.numStages = opts->numStages;
-  compile.pipelineOverride = pipeline;
+  compile.pipelineOverride = pipelineFile;
+  compile.pipelineName = opts->targetPipeline;
   compile.dumpDir = opts->dumpDir;
   compile.overrideDir = opts->overrideDir;
   compile.useCache = !opts->noCache;
   compile.boundsCheck = opts->boundsCheck;
+  return compile;
+}
+
+/// A full compile: the driver (cache included) makes the artifact; OUT gets
+/// the binary and OUT.json the metadata.
+static int compileArtifact(mlir::OwningOpRef<mlir::ModuleOp> module,
+                           const tpx::CompileOptions &compile) {
   auto result = tpx::compileModule(std::move(module), compile);
   if (!result)
     return fail(result.takeError());
@@ -239,68 +255,85 @@ int main(int argc, char **argv) {
                 "work without one)");
   }
 
-  llvm::Expected<tpx::Pipeline> pipeline = tpx::Pipeline();
+  std::optional<tpx::Pipeline> pipelineFile;
   if (!opts->pipelineFile.empty()) {
     auto buffer = tpx::readSourceFile(opts->pipelineFile);
     if (!buffer)
       return fail(llvm::toString(buffer.takeError()));
-    pipeline = tpx::Pipeline::parse((*buffer)->getBuffer());
-    if (!pipeline)
+    auto parsed = tpx::Pipeline::parse((*buffer)->getBuffer());
+    if (!parsed)
       return fail(opts->pipelineFile + ": " +
-                  llvm::toString(pipeline.takeError()));
-    if (pipeline->getTarget().empty())
-      pipeline->setTarget(opts->target);
-    else if (pipeline->getTarget() != opts->target)
+                  llvm::toString(parsed.takeError()));
+    if (parsed->getTarget().empty())
+      parsed->setTarget(opts->target);
+    else if (parsed->getTarget() != opts->target)
       return fail(opts->pipelineFile + ": pipeline is for target '" +
-                  pipeline->getTarget() + "', not '" + opts->target + "'");
-  } else {
-    pipeline = module ? tpx::getEffectivePipeline(opts->target, *module)
-                      : tpx::getEffectivePipeline(opts->target);
-    if (!pipeline)
-      return fail(pipeline.takeError());
+                  parsed->getTarget() + "', not '" + opts->target + "'");
+    if (!opts->targetPipeline.empty() &&
+        parsed->getName() != opts->targetPipeline)
+      return fail(opts->pipelineFile + ": --target-pipeline " +
+                  opts->targetPipeline +
+                  " cannot apply: the pipeline text runs as given" +
+                  (parsed->getName().empty()
+                       ? std::string()
+                       : " (it is pipeline '" + parsed->getName() + "')"));
+    pipelineFile = std::move(*parsed);
+  }
+  tpx::CompileOptions compile = getCompileOptions(pipelineFile);
+
+  // The remark that says why a kernel left the default pipeline.
+  mlir::ScopedDiagnosticHandler remarks(&context, [](mlir::Diagnostic &diag) {
+    if (diag.getSeverity() != mlir::DiagnosticSeverity::Remark)
+      return mlir::failure();
+    tpx::printDiagnostic(llvm::errs(), diag);
+    llvm::errs() << "\n";
+    return mlir::success();
+  });
+
+  // Without a kernel to decide, every candidate (one per named pipeline of
+  // the target, each labelled by its header) is printed.
+  auto candidates =
+      tpx::getCompilePipelines(module ? *module : mlir::ModuleOp(), compile);
+  if (!candidates)
+    return fail(candidates.takeError());
+  if (opts->dumpPipeline || opts->printCacheKey) {
+    std::vector<tpx::Pipeline> shown = std::move(*candidates);
+    if (module && shown.size() > 1) {
+      auto chosen = tpx::getCompilePipeline(*module, compile);
+      if (!chosen)
+        return fail(chosen.takeError());
+      shown = {std::move(*chosen)};
+    }
+    std::string text;
+    for (const tpx::Pipeline &pipeline : shown)
+      text += (text.empty() ? "" : "\n") +
+              (opts->dumpPipeline ? pipeline.print()
+                                  : tpx::getCacheKeyMaterial(pipeline));
+    return writeOutput(text);
   }
 
-  if (opts->boundsCheck && opts->target == "cpu")
-    if (llvm::Error error = tpx::enableBoundsCheck(*pipeline))
-      return fail(std::move(error));
-
-  if (opts->dumpPipeline)
-    return writeOutput(pipeline->print());
-  if (opts->printCacheKey)
-    return writeOutput(tpx::getCacheKeyMaterial(*pipeline));
-
   if (opts->stopAfter.empty())
-    if (llvm::Error error =
-            tpx::tools::checkFullCompilePipeline(*pipeline, opts->pipelineFile))
-      return fail(std::move(error));
+    for (const tpx::Pipeline &pipeline : *candidates)
+      if (llvm::Error error = tpx::tools::checkFullCompilePipeline(
+              pipeline, opts->pipelineFile))
+        return fail(std::move(error));
   if (!opts->overrideDir.empty())
     if (llvm::Error error = tpx::tools::checkOverrides(
-            opts->overrideDir, *pipeline, *module, opts->stopAfter))
+            opts->overrideDir, candidates->front(), *module, opts->stopAfter))
       return fail(std::move(error));
 
   if (opts->stopAfter.empty())
-    return compileArtifact(std::move(module), *pipeline);
+    return compileArtifact(std::move(module), compile);
 
   // The stages up to --stop-after see --num-warps and --num-stages as a
-  // full compile does.
-  tpx::CompileOptions compile;
-  compile.target = opts->target;
-  compile.numWarps = opts->numWarps;
-  compile.numStages = opts->numStages;
-  compile.boundsCheck = opts->boundsCheck;
-  compile.pipelineOverride = *pipeline;
-  auto effective = tpx::getCompilePipeline(*module, compile);
-  if (!effective)
-    return fail(effective.takeError());
+  // full compile does, and the same choice of pipeline.
   tpx::RunOptions run;
-  if (auto error = tpx::prepareKernelRun(*module, opts->target, run))
-    return fail(std::move(error));
   run.stopAfter = opts->stopAfter;
   run.dumpDir = opts->dumpDir;
   run.overrideDir = opts->overrideDir;
   run.printDebugInfo = opts->printDebugInfo;
-  auto result = tpx::runPipeline(*effective, module, run);
+  auto result = tpx::runKernelPipelines(*candidates, module, compile, run);
   if (!result)
     return fail(result.takeError());
-  return writeOutput(result->output);
+  return writeOutput(result->run.output);
 }

@@ -36,6 +36,9 @@ struct Artifact {
   /// `ttgir`, `llir`, `ptx` (NVIDIA), `ttir`, `llir` (CPU). Binary stages
   /// are only `binary`. The compile cache stores them with the binary.
   std::vector<StageText> stages;
+  /// The named pipeline of the target that compiled it (`simt`,
+  /// `one-thread`, `default`); empty for a pipeline text without a name.
+  std::string pipeline;
   /// The cache key the artifact was built under (empty if uncached).
   std::string cacheKey;
 

@@ -24,7 +24,7 @@ class CompileCache {
 public:
   /// The layout of an entry; part of every cache key, and recorded in the
   /// entry. 2: stage texts.
-  static constexpr unsigned kFormatVersion = 2;
+  static constexpr unsigned kFormatVersion = 3;
 
   /// The cache in `directory`, or the default one when empty.
   explicit CompileCache(std::string directory = "");

@@ -67,6 +67,10 @@ public:
 
   const std::string &getTarget() const { return target; }
   void setTarget(std::string t) { target = std::move(t); }
+  /// Which of the target's named pipelines this is (`simt`, `one-thread`,
+  /// `default`); empty for a pipeline text that does not say.
+  const std::string &getName() const { return name; }
+  void setName(std::string n) { name = std::move(n); }
   std::vector<Stage> &getStages() { return stages; }
   const std::vector<Stage> &getStages() const { return stages; }
 
@@ -90,7 +94,8 @@ public:
   llvm::Error append(llvm::StringRef stage, PassEntry entry);
 
   /// The text form: one `stage: anchor(passes)` line per stage, after a
-  /// `# tpx pipeline target=<target>` header (see PipelineText.cpp).
+  /// `# tpx pipeline target=<target> [pipeline=<name>]` header (see
+  /// PipelineText.cpp).
   std::string print() const;
   /// Parses the text form. Stage kinds come from the target's default
   /// pipeline when the target is known, so a printed pipeline round-trips.
@@ -108,6 +113,7 @@ private:
               llvm::function_ref<void(std::vector<PassEntry> &, size_t)> edit);
 
   std::string target;
+  std::string name;
   std::vector<Stage> stages;
 };
 

@@ -46,6 +46,16 @@ std::vector<std::string> getPipelineExtensionNames();
 llvm::Error applyPipelineExtensions(Pipeline &pipeline,
                                     llvm::ArrayRef<std::string> names);
 
+/// Applies the named extensions in order to every candidate pipeline of a
+/// target (its named pipelines: `simt` and `one-thread` on NVIDIA). An
+/// extension whose edits fail on some candidates (an anchor pass only one
+/// pipeline has) applies to the others only; one that fails on every
+/// candidate is an error, which for a single candidate is exactly the one
+/// above and otherwise names each pipeline's failure. Candidates are left
+/// unchanged on error.
+llvm::Error applyPipelineExtensions(std::vector<Pipeline> &candidates,
+                                    llvm::ArrayRef<std::string> names);
+
 /// Selection scopes (process-wide, nestable). push validates the names.
 llvm::Error pushPipelineSelection(llvm::ArrayRef<std::string> names);
 llvm::Error popPipelineSelection();
@@ -71,10 +81,19 @@ private:
 llvm::Expected<std::vector<std::string>>
 getModulePipelineSelection(mlir::ModuleOp module);
 
-/// Default pipeline of `target` + scoped selection + module selection.
+/// Every named pipeline of `target` (default first) + scoped selection +
+/// module selection: the candidates the driver picks one of per kernel.
+llvm::Expected<std::vector<Pipeline>>
+getEffectivePipelines(llvm::StringRef target, mlir::ModuleOp module);
+/// Same without a module: the pipelines + scoped selection.
+llvm::Expected<std::vector<Pipeline>>
+getEffectivePipelines(llvm::StringRef target);
+
+/// The default (first) of getEffectivePipelines: on a single-pipeline
+/// target (cpu) the pipeline that runs; on NVIDIA the `simt` one, which
+/// runs unless the kernel needs `one-thread` (Compiler.h decides).
 llvm::Expected<Pipeline> getEffectivePipeline(llvm::StringRef target,
                                               mlir::ModuleOp module);
-/// Same without a module: defaults + scoped selection.
 llvm::Expected<Pipeline> getEffectivePipeline(llvm::StringRef target);
 
 } // namespace tpx

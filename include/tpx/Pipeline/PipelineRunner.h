@@ -72,6 +72,13 @@ struct RunResult {
 /// of the module (the kernel), else the module's name, else "module".
 std::string getKernelName(mlir::ModuleOp module);
 
+/// Builds the pass managers of every stage of `pipeline` (up to
+/// `stopAfter`, all when empty) without running them: the error runPipeline
+/// would give up front for an unknown pass or a bad option.
+llvm::Error checkPipelineBuilds(const Pipeline &pipeline,
+                                mlir::MLIRContext *context,
+                                llvm::StringRef stopAfter = "");
+
 /// Runs `pipeline` on `module` (which may be replaced by an override).
 /// Errors name the stage (and the entry, for one that does not build); pass
 /// failures carry the MLIR diagnostics (collected, not reported through the

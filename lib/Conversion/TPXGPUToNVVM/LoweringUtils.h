@@ -13,6 +13,7 @@
 #define TPX_LIB_CONVERSION_TPXGPUTONVVM_LOWERINGUTILS_H
 
 #include "tpx/Conversion/TPXGPUToNVVM/TPXGPUToNVVM.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPULinearLayout.h"
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
@@ -28,7 +29,8 @@ using tpxgpu::LinearLayout;
 
 /// Module attribute holding the dynamic shared memory (bytes) the lowered
 /// kernel needs; the compiler copies it into the artifact.
-using ::tpx::kSharedBytesAttr;
+inline constexpr llvm::StringLiteral kSharedBytesAttr =
+    tpxgpu::TPXGPUDialect::kSharedBytesAttrName;
 /// The symbol of the kernel's dynamic shared memory array.
 inline constexpr llvm::StringLiteral kSharedMemorySymbol = "tpx_shared_memory";
 /// Address spaces of NVPTX.

@@ -29,11 +29,6 @@ using namespace mlir;
 using namespace tpx;
 using namespace tpx::gpu_lowering;
 
-bool tpx::usesScalarCodegen(ModuleOp module) {
-  auto codegen = module->getAttrOfType<StringAttr>(kCodegenAttr);
-  return codegen && codegen.getValue() == "scalar";
-}
-
 /// Types the upstream conversions after this pass do not handle.
 static bool needsConversion(Type type) {
   return isa<RankedTensorType, tt::PointerType>(type);
@@ -60,8 +55,6 @@ struct ConvertTPXGPUToNVVMPass
     : public tpx::impl::ConvertTPXGPUToNVVMBase<ConvertTPXGPUToNVVMPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (usesScalarCodegen(module))
-      return;
     unsigned numWarps = tpxgpu::getModuleNumWarps(module);
     unsigned threadsPerWarp = tpxgpu::getModuleThreadsPerWarp(module);
     if (numWarps == 0) {
@@ -85,7 +78,7 @@ struct ConvertTPXGPUToNVVMPass
     annotateAxisInfo(module);
     planLoopSharedMemory(module);
     LLVM::GlobalOp shared = createSharedMemory(module);
-    module->setAttr(kBlockThreadsAttr,
+    module->setAttr(tpxgpu::TPXGPUDialect::kBlockThreadsAttrName,
                     IntegerAttr::get(IntegerType::get(&getContext(), 32),
                                      numWarps * threadsPerWarp));
 
@@ -111,7 +104,7 @@ struct ConvertTPXGPUToNVVMPass
     populateWarpGroupDotPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
-    if (!module->hasAttr(kSharedBytesAttr))
+    if (!module->hasAttr(tpxgpu::TPXGPUDialect::kSharedBytesAttrName))
       shared.erase();
   }
 };

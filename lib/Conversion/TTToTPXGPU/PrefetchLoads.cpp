@@ -13,7 +13,6 @@
 //===----------------------------------------------------------------------===//
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
 
-#include "tpx/Conversion/TPXGPUToNVVM/TPXGPUToNVVM.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -234,7 +233,7 @@ struct PrefetchLoadsPass
   using TPXGPUPrefetchLoadsBase::TPXGPUPrefetchLoadsBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (numStages < 2 || usesScalarCodegen(module))
+    if (numStages < 2)
       return;
     SmallVector<scf::ForOp> loops;
     module.walk([&](scf::ForOp loop) { loops.push_back(loop); });

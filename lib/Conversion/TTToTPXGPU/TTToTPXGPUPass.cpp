@@ -9,7 +9,6 @@
 // (scf.for/while/if, tt.reduce/scan) are handled at their boundaries.
 //
 //===----------------------------------------------------------------------===//
-#include "tpx/Conversion/TPXGPUToNVVM/TPXGPUToNVVM.h"
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
@@ -595,10 +594,6 @@ struct ConvertTTToTPXGPUPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // A kernel tpx-nvidia-select-codegen routed to the one-thread path keeps
-    // its plain tensors for the CPU-style lowering.
-    if (usesScalarCodegen(module))
-      return;
     if (numWarps == 0 || !llvm::isPowerOf2_32(numWarps)) {
       module.emitError("convert-tt-to-tpxgpu: num-warps must be a positive "
                        "power of two, got ")

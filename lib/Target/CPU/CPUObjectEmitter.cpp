@@ -173,17 +173,4 @@ llvm::Expected<std::string> tpx::emitCPUObject(mlir::ModuleOp module) {
   return std::string(object.str());
 }
 
-namespace {
-struct CPUObjectEmitter : public StageEmitter {
-  llvm::Expected<std::string> emit(const EmitterInput &input) override {
-    return emitCPUObject(input.module);
-  }
-};
-} // namespace
-
-void tpx::registerCPUTarget() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    registerStageEmitter("cpu", "obj", std::make_unique<CPUObjectEmitter>());
-  });
-}
+void tpx::registerCPUTarget() { registerBuiltinTargetBackends(); }

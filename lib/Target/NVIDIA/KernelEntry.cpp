@@ -13,13 +13,14 @@
 // tensors, so any other thread would repeat every store, atomic and print.
 // The module records block_threads = 1 for the launcher; the guard keeps
 // the kernel correct when a different launcher uses a Triton-like block of
-// num_warps * 32 threads. SIMT modules already have their entry.
+// num_warps * 32 threads. Only the one-thread pipeline runs this pass (the
+// SIMT lowering makes its own entry).
 //
 //===----------------------------------------------------------------------===//
 #include "LLVMBuilderUtils.h"
 
-#include "tpx/Conversion/TPXGPUToNVVM/TPXGPUToNVVM.h"
 #include "tpx/Conversion/TTToCPU/TTToCPU.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Target/NVIDIA/NVIDIATarget.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -123,10 +124,6 @@ struct EmitKernelPass
     : public tpx::impl::TPXNVIDIAEmitKernelBase<EmitKernelPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // convert-tpxgpu-to-nvvm already made the kernel entry of a SIMT module.
-    if (auto codegen = module->getAttrOfType<StringAttr>(tpx::kCodegenAttr);
-        codegen && codegen.getValue() == "simt")
-      return;
     SmallVector<LLVM::LLVMFuncOp> kernels;
     bool failedCheck = false;
     module.walk([&](LLVM::LLVMFuncOp fn) {
@@ -155,7 +152,7 @@ struct EmitKernelPass
       if (failed(emitEntry(kernel, module)))
         return signalPassFailure();
     // The launcher sizes the block from this: one thread per program.
-    module->setAttr(tpx::kBlockThreadsAttr,
+    module->setAttr(tpx::tpxgpu::TPXGPUDialect::kBlockThreadsAttrName,
                     IntegerAttr::get(IntegerType::get(&getContext(), 32), 1));
   }
 };

@@ -4,8 +4,6 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
-#include <mutex>
-
 using namespace tpx;
 
 namespace {
@@ -29,11 +27,12 @@ struct CubinStageEmitter : public StageEmitter {
 };
 } // namespace
 
-void tpx::registerNVIDIATarget() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    registerStageEmitter("nvidia", "ptx", std::make_unique<PTXStageEmitter>());
-    registerStageEmitter("nvidia", "cubin",
-                         std::make_unique<CubinStageEmitter>());
-  });
+void tpx::registerNVIDIATarget() { registerBuiltinTargetBackends(); }
+
+std::unique_ptr<StageEmitter> tpx::nvidia::createPTXStageEmitter() {
+  return std::make_unique<PTXStageEmitter>();
+}
+
+std::unique_ptr<StageEmitter> tpx::nvidia::createCubinStageEmitter() {
+  return std::make_unique<CubinStageEmitter>();
 }

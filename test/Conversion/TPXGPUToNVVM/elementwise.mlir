@@ -5,7 +5,7 @@
 
 #blocked = #tpxgpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
 module attributes {"tpxgpu.num-warps" = 2 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
-  // CHECK: module attributes {"tpx.block-threads" = 64 : i32
+  // CHECK: module attributes {"tpxgpu.block-threads" = 64 : i32
   // CHECK-LABEL: llvm.func @k(
   // CHECK-SAME: %[[P:.*]]: !llvm.ptr<1>, %{{.*}}: i32)
   // CHECK-SAME: nvvm.kernel, nvvm.reqntid = array<i32: 64, 1, 1>

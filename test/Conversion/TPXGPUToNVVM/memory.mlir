@@ -13,7 +13,7 @@
 #cols_r = #tpxgpu.slice<{dim = 1, parent = #cols}>
 #cols_c = #tpxgpu.slice<{dim = 0, parent = #cols}>
 
-module attributes {tpx.codegen = "simt", "tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
+module attributes {tpxgpu.codegen = "simt", "tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
 
 // The vector add: 1024 f32 over 128 threads of 4 consecutive registers,
 // twice. Pointers 16-byte aligned, n a multiple of 16, so a block of 4 is

@@ -9,7 +9,7 @@
 #cols = #tpxgpu.slice<{dim = 0, parent = #b2d}>
 
 // Shared memory: 4 warps x 64 columns x (f32 + i32) for the argmax.
-// CHECK: module attributes {{{.*}}"tpx.shared-bytes" = 2048 : i64
+// CHECK: module attributes {{{.*}}"tpxgpu.shared-bytes" = 2048 : i64
 module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
 
 // 1024 elements: 8 registers per thread (two blocks of 4), 5 lane bits, 2

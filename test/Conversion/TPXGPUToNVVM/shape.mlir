@@ -8,7 +8,7 @@
 #row = #tpxgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #col = #tpxgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
 module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
-  // CHECK: "tpx.shared-bytes" = 2560
+  // CHECK: "tpxgpu.shared-bytes" = 2560
   // CHECK: llvm.mlir.global external @tpx_shared_memory() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
   // CHECK-LABEL: llvm.func internal @convert(
   // CHECK: nvvm.barrier0
@@ -30,7 +30,7 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
 
 #blocked = #tpxgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [2, 1], order = [1, 0]}>
 module attributes {"tpxgpu.num-warps" = 2 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
-  // CHECK-NOT: tpx.shared-bytes
+  // CHECK-NOT: tpxgpu.shared-bytes
   // CHECK-LABEL: llvm.func internal @rows(
   // CHECK-SAME: %[[X:.*]]: !llvm.struct<(i32)>
   // CHECK-NOT: nvvm.barrier0
@@ -122,7 +122,7 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
 #b = #tpxgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
 module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
   // Two 64x64 f16 regions of 64 x (64 + 8) halves, twice: 36864 bytes.
-  // CHECK: "tpx.shared-bytes" = 36864
+  // CHECK: "tpxgpu.shared-bytes" = 36864
   // CHECK-LABEL: llvm.func @loop(
   // CHECK: nvvm.barrier0
   // CHECK: scf.for

@@ -250,6 +250,99 @@ module attributes {"tpxgpu.num-wraps" = 4 : i32} {
 }
 
 //===----------------------------------------------------------------------===//
+// Facts passes hand on (codegen, block threads, shared bytes and offsets,
+// contiguity)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @+1 {{'tpxgpu.codegen' must be "simt" or "scalar", got "one-thread"}}
+module attributes {tpxgpu.codegen = "one-thread"} {
+}
+
+// -----
+
+// expected-error @+1 {{'tpxgpu.codegen' must be "simt" or "scalar", got 1 : i32}}
+module attributes {tpxgpu.codegen = 1 : i32} {
+}
+
+// -----
+
+// expected-error @+1 {{'tpxgpu.codegen' is a module attribute; it cannot be set on 'tt.func'}}
+tt.func @codegen_on_func() attributes {tpxgpu.codegen = "simt"} {
+  tt.return
+}
+
+// -----
+
+// expected-error @+1 {{'tpxgpu.block-threads' must be positive, got 0}}
+module attributes {"tpxgpu.block-threads" = 0 : i32} {
+}
+
+// -----
+
+// expected-error @+1 {{'tpxgpu.block-threads' must be an i32 integer, got 128 : i64}}
+module attributes {"tpxgpu.block-threads" = 128 : i64} {
+}
+
+// -----
+
+// expected-error @+1 {{'tpxgpu.shared-bytes' must be non-negative, got -16}}
+module attributes {"tpxgpu.shared-bytes" = -16 : i64} {
+}
+
+// -----
+
+// expected-error @+1 {{'tpxgpu.shared-bytes' must be an i64 integer, got "lots"}}
+module attributes {"tpxgpu.shared-bytes" = "lots"} {
+}
+
+// -----
+
+// expected-error @+1 {{'tpxgpu.shared-bytes' is a module attribute; it cannot be set on 'tt.func'}}
+tt.func @shared_bytes_on_func() attributes {"tpxgpu.shared-bytes" = 0 : i64} {
+  tt.return
+}
+
+// -----
+
+tt.func @negative_offset() {
+  // expected-error @+1 {{'tpxgpu.shared-offset' must be non-negative, got -4}}
+  %c = arith.constant {"tpxgpu.shared-offset" = -4 : i64} 0 : i32
+  tt.return
+}
+
+// -----
+
+tt.func @offset_i32() {
+  // expected-error @+1 {{'tpxgpu.shared-offset' must be an i64 integer, got 4 : i32}}
+  %c = arith.constant {"tpxgpu.shared-offset" = 4 : i32} 0 : i32
+  tt.return
+}
+
+// -----
+
+// expected-error @+1 {{'tpxgpu.shared-offset' belongs on the op it describes, not on a module}}
+module attributes {"tpxgpu.shared-offset" = 0 : i64} {
+}
+
+// -----
+
+tt.func @zero_contiguity(%p: tensor<64x!tt.ptr<f32>>) {
+  // expected-error @+1 {{'tpxgpu.contiguity' must hold positive entries, got array<i64: 0>}}
+  %v = tt.load %p {tpxgpu.contiguity = array<i64: 0>} : tensor<64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+tt.func @contiguity_not_dense(%p: tensor<64x!tt.ptr<f32>>) {
+  // expected-error @+1 {{'tpxgpu.contiguity' must be a dense i64 array (array<i64: ...>), got [4]}}
+  %v = tt.load %p {tpxgpu.contiguity = [4]} : tensor<64x!tt.ptr<f32>>
+  tt.return
+}
+
+//===----------------------------------------------------------------------===//
 // !tpxgpu.memdesc
 //===----------------------------------------------------------------------===//
 

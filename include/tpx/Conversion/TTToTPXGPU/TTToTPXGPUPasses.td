@@ -55,8 +55,8 @@ def TPXGPUPrefetchLoads : Pass<"tpxgpu-prefetch-loads", "::mlir::ModuleOp"> {
     the loop. The loads then run while the rest of the iteration computes.
     Prefetched loads are predicated on the iteration existing, so nothing
     is read that the original loop would not read. Runs on TTIR (before
-    layouts) when `num-stages` is 2 or more; modules on the one-thread path
-    are left alone.
+    layouts) when `num-stages` is 2 or more. Only the NVIDIA `simt` pipeline
+    runs it.
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", /*default=*/"3",

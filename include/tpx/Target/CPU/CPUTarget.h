@@ -2,6 +2,8 @@
 #ifndef TPX_TARGET_CPU_CPUTARGET_H
 #define TPX_TARGET_CPU_CPUTARGET_H
 
+#include "tpx/Target/TargetBackend.h"
+
 #include "llvm/Support/Error.h"
 
 #include <string>
@@ -12,8 +14,13 @@ class ModuleOp;
 
 namespace tpx {
 
-/// Registers the CPU `obj` stage emitter. Idempotent.
+/// Registers the built-in target backends (the CPU's among them, with its
+/// `obj` emitter). Idempotent.
 void registerCPUTarget();
+
+/// The `cpu` family: target `cpu`, stages ttir, llir, obj, one pipeline
+/// (`default`); CPUBackend.cpp.
+TargetBackend getCPUBackend();
 
 /// Translates a module in the LLVM dialect to LLVM IR, optimizes it at -O3
 /// for getCPUArch() and returns an ELF relocatable object. Fails if the

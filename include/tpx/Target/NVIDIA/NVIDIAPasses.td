@@ -4,6 +4,24 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TPXNVIDIASelectCodegen
+    : Pass<"tpx-nvidia-select-codegen", "::mlir::ModuleOp"> {
+  let summary = "Mark the module with the NVIDIA code generator that covers it";
+  let description = [{
+    Runs the coverage check the compiler driver runs to pick the NVIDIA
+    pipeline (`findSIMTBlocker`, NVIDIATarget.h) and records its answer:
+    `tpxgpu.codegen = "simt"` when convert-tpxgpu-to-nvvm covers every op and
+    type, else `tpxgpu.codegen = "scalar"` and a remark naming the first op
+    that is not covered. No default pipeline contains this pass (the driver
+    makes the choice between the `simt` and `one-thread` pipelines itself);
+    it exists so that `tpx-opt` can show and test the decision.
+  }];
+  let options = [
+    Option<"numWarps", "num-warps", "unsigned", /*default=*/"4",
+           "Warps per program, as convert-tt-to-tpxgpu will use">,
+  ];
+}
+
 def TPXNVIDIAMathToLibdevice
     : Pass<"tpx-nvidia-math-to-libdevice", "::mlir::ModuleOp"> {
   let summary = "Lower scalar math (and arith.remf) ops to libdevice calls";
@@ -57,7 +75,8 @@ def TPXNVIDIAEmitKernel : Pass<"tpx-nvidia-emit-kernel", "::mlir::ModuleOp"> {
     thread (0, 0, 0) of the block only: this first NVIDIA path runs each
     program sequentially on one thread, so stores, atomics and prints happen
     exactly once. Fails if the module calls an external function that has no
-    device implementation.
+    device implementation. Only the `one-thread` pipeline runs it (the SIMT
+    lowering makes its own entry).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect"];

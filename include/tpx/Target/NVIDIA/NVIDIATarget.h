@@ -10,6 +10,7 @@
 #define TPX_TARGET_NVIDIA_NVIDIATARGET_H
 
 #include "tpx/Pipeline/StageEmitter.h"
+#include "tpx/Target/TargetBackend.h"
 
 #include "mlir/Pass/Pass.h"
 
@@ -29,9 +30,28 @@ namespace tpx {
 #define GEN_PASS_REGISTRATION
 #include "tpx/Target/NVIDIA/NVIDIAPasses.h.inc"
 
-/// Registers the `ptx` and `cubin` stage emitters of the `nvidia` family.
-/// Idempotent.
+/// Registers the built-in target backends (NVIDIA's among them, with its
+/// `ptx` and `cubin` emitters). Idempotent.
 void registerNVIDIATarget();
+
+/// The `nvidia` family: targets `sm_<N>[a]`, stages ttir, ttgir, llir,
+/// ptx, cubin, and two pipelines, `simt` and `one-thread`, chosen per
+/// kernel by findSIMTBlocker after the ttir stage (NVIDIABackend.cpp,
+/// docs/nvidia-target.md).
+TargetBackend getNVIDIABackend();
+
+/// The coverage check of the SIMT code generator (convert-tt-to-tpxgpu and
+/// convert-tpxgpu-to-nvvm): the first op of `module` it does not cover with
+/// `numWarps` warps per program, and why (a phrase: "block pointers",
+/// "this op"); {nullptr, ""} when it covers the whole kernel.
+std::pair<mlir::Operation *, std::string> findSIMTBlocker(mlir::ModuleOp module,
+                                                          unsigned numWarps);
+
+namespace nvidia {
+/// The module after llir -> PTX; PTX -> cubin.
+std::unique_ptr<StageEmitter> createPTXStageEmitter();
+std::unique_ptr<StageEmitter> createCubinStageEmitter();
+} // namespace nvidia
 
 /// `$CUDA_HOME`, or /usr/local/cuda when it is unset or empty.
 std::string getCUDAHome();

@@ -20,16 +20,16 @@ struct TPXGPUOpAsmInterface : public OpAsmDialectInterface {
   using OpAsmDialectInterface::OpAsmDialectInterface;
 
   AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
-    StringRef name = llvm::TypeSwitch<Attribute, StringRef>(attr)
-                         .Case([](BlockedEncodingAttr) { return "blocked"; })
-                         .Case([](SliceEncodingAttr) { return "slice"; })
-                         .Case([](NvidiaMmaEncodingAttr) { return "mma"; })
-                         .Case([](AmdMfmaEncodingAttr) { return "mfma"; })
-                         .Case([](DotOperandEncodingAttr) { return "dot_op"; })
-                         .Case<SwizzledSharedEncodingAttr,
-                               NvmmaSharedEncodingAttr>(
-                             [](auto) { return "shared"; })
-                         .Default([](Attribute) { return StringRef(); });
+    StringRef name =
+        llvm::TypeSwitch<Attribute, StringRef>(attr)
+            .Case([](BlockedEncodingAttr) { return "blocked"; })
+            .Case([](SliceEncodingAttr) { return "slice"; })
+            .Case([](NvidiaMmaEncodingAttr) { return "mma"; })
+            .Case([](AmdMfmaEncodingAttr) { return "mfma"; })
+            .Case([](DotOperandEncodingAttr) { return "dot_op"; })
+            .Case<SwizzledSharedEncodingAttr, NvmmaSharedEncodingAttr>(
+                [](auto) { return "shared"; })
+            .Default([](Attribute) { return StringRef(); });
     if (name.empty())
       return AliasResult::NoAlias;
     os << name;
@@ -48,6 +48,57 @@ void TPXGPUDialect::initialize() {
   addInterfaces<TPXGPUOpAsmInterface>();
 }
 
+/// The facts passes hand on (TPXGPUDialect.td): each has one owner op kind
+/// (a module, or any op) and one value form, checked here so that a pass
+/// reading one never has to cope with a malformed value.
+static LogicalResult verifyHandOffAttribute(Operation *op, StringRef name,
+                                            Attribute value) {
+  bool onModule = name != TPXGPUDialect::kSharedOffsetAttrName &&
+                  name != TPXGPUDialect::kContiguityAttrName;
+  if (onModule && !isa<ModuleOp>(op))
+    return op->emitError() << "'" << name
+                           << "' is a module attribute; it cannot be set on '"
+                           << op->getName() << "'";
+  if (!onModule && isa<ModuleOp>(op))
+    return op->emitError() << "'" << name
+                           << "' belongs on the op it describes, not on a "
+                              "module";
+  if (name == TPXGPUDialect::kCodegenAttrName) {
+    auto string = dyn_cast<StringAttr>(value);
+    if (!string ||
+        (string.getValue() != "simt" && string.getValue() != "scalar"))
+      return op->emitError()
+             << "'" << name << "' must be \"simt\" or \"scalar\", got "
+             << value;
+    return success();
+  }
+  if (name == TPXGPUDialect::kContiguityAttrName) {
+    auto array = dyn_cast<DenseI64ArrayAttr>(value);
+    if (!array)
+      return op->emitError() << "'" << name
+                             << "' must be a dense i64 array (array<i64: "
+                                "...>), got "
+                             << value;
+    if (llvm::any_of(array.asArrayRef(), [](int64_t v) { return v <= 0; }))
+      return op->emitError()
+             << "'" << name << "' must hold positive entries, got " << value;
+    return success();
+  }
+  // block-threads (i32, positive); shared-bytes, shared-offset (i64, >= 0).
+  bool isBlockThreads = name == TPXGPUDialect::kBlockThreadsAttrName;
+  unsigned width = isBlockThreads ? 32 : 64;
+  auto integer = dyn_cast<IntegerAttr>(value);
+  if (!integer || !integer.getType().isSignlessInteger(width))
+    return op->emitError() << "'" << name << "' must be an i" << width
+                           << " integer, got " << value;
+  int64_t count = integer.getInt();
+  if (isBlockThreads ? count <= 0 : count < 0)
+    return op->emitError() << "'" << name << "' must be "
+                           << (isBlockThreads ? "positive" : "non-negative")
+                           << ", got " << count;
+  return success();
+}
+
 /// `tpxgpu.num-warps` and `tpxgpu.threads-per-warp` describe the target of
 /// a whole module. Besides checking their values, this checks every tensor
 /// layout in the module against them, so that ops of other dialects (tt,
@@ -56,10 +107,19 @@ void TPXGPUDialect::initialize() {
 LogicalResult TPXGPUDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
   StringRef name = attr.getName().strref();
+  if (name == kCodegenAttrName || name == kBlockThreadsAttrName ||
+      name == kSharedBytesAttrName || name == kSharedOffsetAttrName ||
+      name == kContiguityAttrName)
+    return verifyHandOffAttribute(op, name, attr.getValue());
   if (name != kNumWarpsAttrName && name != kThreadsPerWarpAttrName)
     return op->emitError() << "unknown tpxgpu attribute '" << name
-                           << "'; expected '" << kNumWarpsAttrName << "' or '"
-                           << kThreadsPerWarpAttrName << "'";
+                           << "'; expected one of '" << kNumWarpsAttrName
+                           << "', '" << kThreadsPerWarpAttrName << "', '"
+                           << kCodegenAttrName << "', '"
+                           << kBlockThreadsAttrName << "', '"
+                           << kSharedBytesAttrName << "', '"
+                           << kSharedOffsetAttrName << "', '"
+                           << kContiguityAttrName << "'";
   if (!isa<ModuleOp>(op))
     return op->emitError() << "'" << name
                            << "' is a module attribute; it cannot be set on '"
@@ -71,9 +131,9 @@ LogicalResult TPXGPUDialect::verifyOperationAttribute(Operation *op,
   int64_t count = value.getInt();
   if (name == kThreadsPerWarpAttrName) {
     if (count != 32 && count != 64)
-      return op->emitError() << "'" << name
-                             << "' must be 32 (NVIDIA) or 64 (AMD CDNA), got "
-                             << count;
+      return op->emitError()
+             << "'" << name << "' must be 32 (NVIDIA) or 64 (AMD CDNA), got "
+             << count;
     // The walk below runs once, under num-warps when both are present.
     if (op->hasAttr(kNumWarpsAttrName))
       return success();

@@ -1,4 +1,4 @@
-module attributes {"tpx.block-threads" = 128 : i32, tpx.codegen = "simt", "tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
+module attributes {"tpxgpu.block-threads" = 128 : i32, tpxgpu.codegen = "simt", "tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
   llvm.func @vadd(%arg0: !llvm.ptr<1>, %arg1: !llvm.ptr<1>, %arg2: !llvm.ptr<1>, %arg3: i32) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
     %0 = llvm.mlir.constant(28 : i32) : i32
     %1 = llvm.mlir.constant(3 : i32) : i32

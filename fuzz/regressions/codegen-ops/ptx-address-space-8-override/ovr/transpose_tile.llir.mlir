@@ -1,4 +1,4 @@
-module attributes {"tpx.block-threads" = 128 : i32, tpx.codegen = "simt", "tpx.shared-bytes" = 8192 : i64, "tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
+module attributes {"tpxgpu.block-threads" = 128 : i32, tpxgpu.codegen = "simt", "tpxgpu.shared-bytes" = 8192 : i64, "tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
   llvm.mlir.global external @tpx_shared_memory() {addr_space = 8 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
   llvm.func @transpose_tile(%arg0: !llvm.ptr<1>, %arg1: !llvm.ptr<1>) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
     %0 = llvm.mlir.undef : vector<4xi32>

@@ -1,5 +1,5 @@
 #blocked = #tpxgpu.blocked<{sizePerThread = [1024], threadsPerWarp = [32], warpsPerCTA = [1024], order = [0]}>
-module attributes {tpx.codegen = "simt", "tpxgpu.num-warps" = 1024 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
+module attributes {tpxgpu.codegen = "simt", "tpxgpu.num-warps" = 1024 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
   tt.func public @layernorm_fwd(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg2: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg3: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg4: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg5: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg6: i32, %arg7: i32, %arg8: f32) attributes {noinline = false} {
     %c512_i32 = arith.constant 512 : i32
     %c0_i32 = arith.constant 0 : i32

@@ -2,7 +2,7 @@
 // An atomic whose old values are used on fewer elements than the block's
 // 128 threads is replicated: the one-thread path returns them correctly.
 // CHECK: the SIMT code generator does not cover atomics whose old values are used on fewer elements than the block has threads
-// CHECK: module attributes {tpx.codegen = "scalar"}
+// CHECK: module attributes {tpxgpu.codegen = "scalar"}
 module {
   tt.func public @small_used(%p: !tt.ptr<i32>, %out: !tt.ptr<i32>) {
     %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
@@ -19,7 +19,7 @@ module {
 // -----
 
 // Unused old values, or a tensor as large as the block: SIMT.
-// CHECK: module attributes {tpx.codegen = "simt"}
+// CHECK: module attributes {tpxgpu.codegen = "simt"}
 module {
   tt.func public @small_unused(%p: !tt.ptr<i32>) {
     %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
@@ -32,7 +32,7 @@ module {
 
 // -----
 
-// CHECK: module attributes {tpx.codegen = "simt"}
+// CHECK: module attributes {tpxgpu.codegen = "simt"}
 module {
   tt.func public @large_used(%p: !tt.ptr<i32>, %out: !tt.ptr<i32>) {
     %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
@@ -49,7 +49,7 @@ module {
 // -----
 
 // Scalar atomics broadcast their old value through shared memory: SIMT.
-// CHECK: module attributes {tpx.codegen = "simt"}
+// CHECK: module attributes {tpxgpu.codegen = "simt"}
 module {
   tt.func public @scalar_used(%p: !tt.ptr<i32>, %out: !tt.ptr<i32>) {
     %c0 = arith.constant 0 : i32

@@ -1,13 +1,16 @@
-//===- CodegenSelection.cpp - the tpx-nvidia-select-codegen pass ----------===//
+//===- CodegenCoverage.cpp - what the SIMT code generator covers ----------===//
 //
 // The SIMT code generator covers the ops of ordinary tile kernels; a kernel
 // using anything else still compiles and runs correctly on the one-thread
-// path. Deciding up front (rather than falling back when the lowering
+// pipeline. Deciding up front (rather than falling back when the lowering
 // fails) keeps both pipelines straight-line and makes the choice visible:
-// it is a module attribute in the dumped IR and a remark on stderr.
+// the driver records it as `tpxgpu.codegen` and remarks on the op that
+// decided it. The tpx-nvidia-select-codegen pass shows the same decision
+// in tpx-opt.
 //
 //===----------------------------------------------------------------------===//
-#include "tpx/Conversion/TPXGPUToNVVM/TPXGPUToNVVM.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
+#include "tpx/Target/NVIDIA/NVIDIATarget.h"
 
 #include "tpx/Dialect/TT/IR/TTOps.h"
 #include "tpx/Dialect/TT/IR/TTTypes.h"
@@ -22,7 +25,7 @@
 
 namespace tpx {
 #define GEN_PASS_DEF_TPXNVIDIASELECTCODEGEN
-#include "tpx/Conversion/TPXGPUToNVVM/TPXGPUToNVVMPasses.h.inc"
+#include "tpx/Target/NVIDIA/NVIDIAPasses.h.inc"
 } // namespace tpx
 
 using namespace mlir;
@@ -146,6 +149,22 @@ static std::string checkOp(Operation *op, unsigned numWarps) {
   return "this op";
 }
 
+std::pair<Operation *, std::string> tpx::findSIMTBlocker(ModuleOp module,
+                                                         unsigned numWarps) {
+  Operation *blocker = nullptr;
+  std::string why;
+  module.walk([&](Operation *op) {
+    why = checkOp(op, numWarps);
+    if (why.empty())
+      return WalkResult::advance();
+    blocker = op;
+    return WalkResult::interrupt();
+  });
+  if (!blocker)
+    why.clear();
+  return {blocker, why};
+}
+
 namespace {
 struct SelectCodegenPass
     : public tpx::impl::TPXNVIDIASelectCodegenBase<SelectCodegenPass> {
@@ -153,21 +172,14 @@ struct SelectCodegenPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    Operation *blocker = nullptr;
-    std::string why;
-    module.walk([&](Operation *op) {
-      why = checkOp(op, numWarps);
-      if (why.empty())
-        return WalkResult::advance();
-      blocker = op;
-      return WalkResult::interrupt();
-    });
+    auto [blocker, why] = findSIMTBlocker(module, numWarps);
     MLIRContext *context = &getContext();
+    StringRef name = tpxgpu::TPXGPUDialect::kCodegenAttrName;
     if (!blocker) {
-      module->setAttr(kCodegenAttr, StringAttr::get(context, "simt"));
+      module->setAttr(name, StringAttr::get(context, "simt"));
       return;
     }
-    module->setAttr(kCodegenAttr, StringAttr::get(context, "scalar"));
+    module->setAttr(name, StringAttr::get(context, "scalar"));
     blocker->emitRemark("the SIMT code generator does not cover ")
         << why << " ('" << blocker->getName()
         << "'); this kernel runs on the one-thread-per-program path";

@@ -1,7 +1,7 @@
 // RUN: tpx-opt %s -split-input-file --tpx-nvidia-select-codegen --verify-diagnostics | FileCheck %s
 
 // An ordinary tile kernel takes the SIMT code generator.
-// CHECK: module attributes {tpx.codegen = "simt"}
+// CHECK: module attributes {tpxgpu.codegen = "simt"}
 module {
   tt.func public @vadd(%x: !tt.ptr<f32>, %n: i32) {
     %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
@@ -18,7 +18,7 @@ module {
 
 // Anything the SIMT lowering does not cover sends the kernel to the
 // one-thread path, with a remark naming it.
-// CHECK: module attributes {tpx.codegen = "scalar"}
+// CHECK: module attributes {tpxgpu.codegen = "scalar"}
 module {
   tt.func public @printer(%x: i32) {
     // expected-remark @below {{the SIMT code generator does not cover this op ('tt.print'); this kernel runs on the one-thread-per-program path}}
@@ -29,7 +29,7 @@ module {
 
 // -----
 
-// CHECK: module attributes {tpx.codegen = "scalar"}
+// CHECK: module attributes {tpxgpu.codegen = "scalar"}
 module {
   tt.func public @fp8(%x: !tt.ptr<f8E4M3FN>) {
     // expected-remark @below {{does not cover elements of this type}}
@@ -41,7 +41,7 @@ module {
 
 // -----
 
-// CHECK: module attributes {tpx.codegen = "scalar"}
+// CHECK: module attributes {tpxgpu.codegen = "scalar"}
 module {
   tt.func public @fmax(%x: !tt.ptr<f32>, %v: f32) {
     // expected-remark @below {{does not cover this atomic kind and type}}
@@ -52,7 +52,7 @@ module {
 
 // -----
 
-// CHECK: module attributes {tpx.codegen = "scalar"}
+// CHECK: module attributes {tpxgpu.codegen = "scalar"}
 module {
   tt.func public @blockptr(%base: !tt.ptr<f32>, %n: i64, %s: i64, %o: i32) {
     // expected-remark @below {{does not cover block pointers}}
@@ -67,7 +67,7 @@ module {
 // A tensor past the register file in each thread (65536 f32 over 128
 // threads: 512 registers) goes to the one-thread path, where ptxas does
 // not spend minutes on it.
-// CHECK: module attributes {tpx.codegen = "scalar"}
+// CHECK: module attributes {tpxgpu.codegen = "scalar"}
 module {
   tt.func public @huge_tile(%x: !tt.ptr<f32>) {
     // expected-remark @below {{does not cover a tensor that needs 512 registers per thread with num_warps = 4 (at most 256)}}
@@ -81,7 +81,7 @@ module {
 
 // The SIMT atom.cas covers 32- and 64-bit elements; a 16-bit CAS takes the
 // one-thread path (it once crashed the SIMT lowering).
-// CHECK: module attributes {tpx.codegen = "scalar"}
+// CHECK: module attributes {tpxgpu.codegen = "scalar"}
 module {
   tt.func public @cas_f16(%p: !tt.ptr<f16>, %c: f16, %v: f16) {
     // expected-remark @below {{does not cover atomic_cas on this element type}}

@@ -1,0 +1,166 @@
+//===- NVIDIABackend.cpp - the `nvidia` target backend --------------------===//
+//
+// Two named pipelines share the ttir stage and fork after it:
+//
+//   simt        every tensor gets a layout (ttgir) and convert-tpxgpu-to-
+//               nvvm lowers it to multi-threaded code (llir);
+//   one-thread  the target-independent loop lowering that the CPU target
+//               uses too, with 64-bit indices, run on one thread per
+//               program (tpx-nvidia-emit-kernel makes the entry).
+//
+// The ttir stage ends with the block-pointer and tensor-descriptor
+// lowerings because they change what the SIMT generator covers: the driver
+// runs ttir, asks findSIMTBlocker about the result and runs the rest of the
+// pipeline it picks. Math becomes libdevice calls on both.
+//
+//===----------------------------------------------------------------------===//
+#include "tpx/Compiler/Artifact.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
+#include "tpx/Target/NVIDIA/NVIDIATarget.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace tpx;
+using llvm::StringRef;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+static constexpr const char *kNvidiaTTIRPasses =
+    "inline,tt-replace-poison,canonicalize,cse,symbol-dce,"
+    "tpxgpu-lower-tensor-descriptors,tpxgpu-lower-block-pointers";
+
+static constexpr const char *kSimtTTGIRPasses =
+    "tpxgpu-prefetch-loads,canonicalize,cse,"
+    "convert-tt-to-tpxgpu,"
+    "tpxgpu-remove-layout-conversions,canonicalize,loop-invariant-code-motion,"
+    "cse";
+// convert-tpxgpu-to-nvvm leaves scalar arith/math/scf/cf only.
+static constexpr const char *kSimtLLIRPasses =
+    "convert-tpxgpu-to-nvvm,canonicalize,convert-scf-to-cf,"
+    "tpx-nvidia-math-to-libdevice,convert-math-to-llvm,"
+    "convert-arith-to-llvm{index-bitwidth=64},"
+    "convert-index-to-llvm{index-bitwidth=64},"
+    "convert-func-to-llvm{index-bitwidth=64},"
+    "convert-cf-to-llvm{index-bitwidth=64},reconcile-unrealized-casts,"
+    "canonicalize,cse";
+
+// tt -> tensors/loops (as on the CPU), bufferization, 64-bit indices.
+static constexpr const char *kOneThreadLLIRPasses =
+    "convert-tt-to-cpu,canonicalize,convert-elementwise-to-linalg,"
+    "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "allow-return-allocs-from-loops},"
+    "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
+    "tpx-nvidia-copies-to-loops,convert-linalg-to-loops,lower-affine,"
+    "convert-scf-to-cf,expand-strided-metadata,tpx-nvidia-math-to-libdevice,"
+    "finalize-memref-to-llvm{index-bitwidth=64},convert-math-to-llvm,"
+    "convert-arith-to-llvm{index-bitwidth=64},"
+    "convert-index-to-llvm{index-bitwidth=64},"
+    "convert-func-to-llvm{index-bitwidth=64},"
+    "convert-cf-to-llvm{index-bitwidth=64},reconcile-unrealized-casts,"
+    "tpx-nvidia-lower-runtime-calls,tpx-nvidia-emit-kernel,canonicalize,cse";
+
+/// `sm_<digits>` with an optional `a` (sm_90a).
+static bool isNVIDIATarget(StringRef name) {
+  if (!name.consume_front("sm_") || name.empty())
+    return false;
+  name.consume_back("a");
+  return !name.empty() &&
+         llvm::all_of(name, [](char c) { return llvm::isAlnum(c); }) &&
+         llvm::isDigit(name.front());
+}
+
+static PipelineChoice choosePipeline(mlir::ModuleOp module,
+                                     const PipelineChoiceInput &input) {
+  auto [blocker, why] = findSIMTBlocker(module, input.numWarps);
+  if (!blocker)
+    return {"simt", nullptr, ""};
+  return {"one-thread", blocker, why};
+}
+
+static llvm::Error checkEntryPoint(mlir::ModuleOp module, StringRef kernel,
+                                   StringRef entryPoint) {
+  auto entry = module.lookupSymbol<mlir::LLVM::LLVMFuncOp>(entryPoint);
+  if (!entry || entry.isExternal() ||
+      !entry->hasAttr(mlir::NVVM::NVVMDialect::getKernelFuncAttrName()))
+    return makeError("the compiled module has no nvvm.kernel function '" +
+                     entryPoint +
+                     "': the pipeline must run convert-tpxgpu-to-nvvm "
+                     "(simt) or tpx-nvidia-emit-kernel (one-thread) in "
+                     "stage 'llir'");
+  (void)kernel;
+  return llvm::Error::success();
+}
+
+/// The launch shape the lowering recorded, and the registers and spills
+/// ptxas reported for the entry. An assembler that reports entries, none
+/// of them the one the launcher will look up, made a binary that cannot be
+/// launched.
+static llvm::Error fillArtifact(mlir::ModuleOp module,
+                                const EntryResourceMap &resources,
+                                Artifact &artifact) {
+  using tpxgpu::TPXGPUDialect;
+  if (auto threads = module->getAttrOfType<mlir::IntegerAttr>(
+          TPXGPUDialect::kBlockThreadsAttrName))
+    artifact.blockThreads = static_cast<unsigned>(threads.getInt());
+  if (auto shared = module->getAttrOfType<mlir::IntegerAttr>(
+          TPXGPUDialect::kSharedBytesAttrName))
+    artifact.sharedMemory = static_cast<unsigned>(shared.getInt());
+  // The entry is the kernel function under its PTX-safe name.
+  artifact.entryPoint = getPTXEntryName(artifact.signature.kernelName);
+  artifact.numRegs = artifact.numSpills = -1;
+  if (resources.empty())
+    return llvm::Error::success(); // e.g. a cubin from an override
+  auto entry = resources.find(artifact.entryPoint);
+  if (entry == resources.end()) {
+    std::string names;
+    for (const auto &[name, _] : resources)
+      names += (names.empty() ? "'" : ", '") + name + "'";
+    return makeError("the cubin has no entry function '" + artifact.entryPoint +
+                     "' for kernel '" + artifact.signature.kernelName +
+                     "' (ptxas compiled " + names + ")");
+  }
+  artifact.numRegs = static_cast<int>(entry->second.registers);
+  artifact.numSpills = static_cast<int>(entry->second.spillStoreBytes);
+  return llvm::Error::success();
+}
+
+TargetBackend tpx::getNVIDIABackend() {
+  TargetBackend backend;
+  backend.family = "nvidia";
+  backend.targetPattern = "sm_<N>[a]";
+  backend.matchesTarget = isNVIDIATarget;
+  backend.knownTargets = {"sm_90a"};
+  backend.stages = {{"ttir", StageKind::MLIR},
+                    {"ttgir", StageKind::MLIR},
+                    {"llir", StageKind::MLIR},
+                    {"ptx", StageKind::Emit},
+                    {"cubin", StageKind::Emit}};
+  backend.pipelines = {
+      {"simt",
+       {kNvidiaTTIRPasses, kSimtTTGIRPasses, kSimtLLIRPasses, "", ""},
+       "simt"},
+      {"one-thread",
+       {kNvidiaTTIRPasses, "", kOneThreadLLIRPasses, "", ""},
+       "scalar"}};
+  backend.choiceAfterStage = "ttir";
+  backend.choosePipeline = choosePipeline;
+  backend.launchOptions = {
+      {"convert-tt-to-tpxgpu", "num-warps", LaunchOptionSlot::NumWarps},
+      {"tpxgpu-prefetch-loads", "num-stages", LaunchOptionSlot::NumStages}};
+  backend.accepts = {{"ttir", StageAcceptance::Kernel, {}},
+                     {"ttgir", StageAcceptance::Kernel, {"tpxgpu"}},
+                     {"llir", StageAcceptance::Lowered, {"nvvm"}}};
+  backend.emitters.emplace_back("ptx", nvidia::createPTXStageEmitter);
+  backend.emitters.emplace_back("cubin", nvidia::createCubinStageEmitter);
+  backend.getModuleEntryName = [](StringRef kernel) { return kernel.str(); };
+  backend.checkEntryPoint = checkEntryPoint;
+  backend.fillArtifact = fillArtifact;
+  return backend;
+}
