@@ -97,6 +97,11 @@ tpx::getCompilePipelines(mlir::ModuleOp module, const CompileOptions &options) {
     if (!effective)
       return effective.takeError();
     candidates = std::move(*effective);
+    // The extensions the caller selected (tpx-run --pipeline-ext, the C
+    // API), on top of the kernel's and the scope's.
+    if (auto error =
+            applyPipelineExtensions(candidates, options.pipelineSelection))
+      return std::move(error);
     if (!options.pipelineName.empty()) {
       auto named = llvm::find_if(candidates, [&](const Pipeline &pipeline) {
         return pipeline.getName() == options.pipelineName;

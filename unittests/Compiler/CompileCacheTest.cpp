@@ -106,8 +106,8 @@ TEST(CompileCache, EntriesOfAnotherFormatAreMissing) {
   overwrite(dir.str(), "key", "artifact.json", metadata);
   std::string why;
   EXPECT_FALSE(cache.lookup("key", &why));
-  EXPECT_EQ(why, "damaged entry: entry of cache format 1, this tpx uses format "
-                 "2");
+  EXPECT_EQ(why, "damaged entry: entry of cache format 1, this tpx uses format " +
+                     std::to_string(CompileCache::kFormatVersion));
 }
 
 TEST(CompileCache, CorruptEntryIsRebuiltByTheCompiler) {
