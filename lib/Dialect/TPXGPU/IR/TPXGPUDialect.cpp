@@ -20,16 +20,16 @@ struct TPXGPUOpAsmInterface : public OpAsmDialectInterface {
   using OpAsmDialectInterface::OpAsmDialectInterface;
 
   AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
-    StringRef name = llvm::TypeSwitch<Attribute, StringRef>(attr)
-                         .Case([](BlockedEncodingAttr) { return "blocked"; })
-                         .Case([](SliceEncodingAttr) { return "slice"; })
-                         .Case([](NvidiaMmaEncodingAttr) { return "mma"; })
-                         .Case([](AmdMfmaEncodingAttr) { return "mfma"; })
-                         .Case([](DotOperandEncodingAttr) { return "dot_op"; })
-                         .Case<SwizzledSharedEncodingAttr,
-                               NvmmaSharedEncodingAttr>(
-                             [](auto) { return "shared"; })
-                         .Default([](Attribute) { return StringRef(); });
+    StringRef name =
+        llvm::TypeSwitch<Attribute, StringRef>(attr)
+            .Case([](BlockedEncodingAttr) { return "blocked"; })
+            .Case([](SliceEncodingAttr) { return "slice"; })
+            .Case([](NvidiaMmaEncodingAttr) { return "mma"; })
+            .Case([](AmdMfmaEncodingAttr) { return "mfma"; })
+            .Case([](DotOperandEncodingAttr) { return "dot_op"; })
+            .Case<SwizzledSharedEncodingAttr, NvmmaSharedEncodingAttr,
+                  PaddedSharedEncodingAttr>([](auto) { return "shared"; })
+            .Default([](Attribute) { return StringRef(); });
     if (name.empty())
       return AliasResult::NoAlias;
     os << name;
@@ -56,6 +56,19 @@ void TPXGPUDialect::initialize() {
 LogicalResult TPXGPUDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
   StringRef name = attr.getName().strref();
+  // Set by tpxgpu-allocate-shared-memory: byte counts.
+  if (name == kSharedBytesAttrName || name == kSharedOffsetAttrName) {
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value || value.getType().isInteger(1) || value.getInt() < 0)
+      return op->emitError()
+             << "'" << name << "' must be a non-negative integer, got "
+             << attr.getValue();
+    if (name == kSharedBytesAttrName && !isa<ModuleOp>(op))
+      return op->emitError()
+             << "'" << name << "' is a module attribute; it cannot be set on '"
+             << op->getName() << "'";
+    return success();
+  }
   if (name != kNumWarpsAttrName && name != kThreadsPerWarpAttrName)
     return op->emitError() << "unknown tpxgpu attribute '" << name
                            << "'; expected '" << kNumWarpsAttrName << "' or '"
@@ -71,9 +84,9 @@ LogicalResult TPXGPUDialect::verifyOperationAttribute(Operation *op,
   int64_t count = value.getInt();
   if (name == kThreadsPerWarpAttrName) {
     if (count != 32 && count != 64)
-      return op->emitError() << "'" << name
-                             << "' must be 32 (NVIDIA) or 64 (AMD CDNA), got "
-                             << count;
+      return op->emitError()
+             << "'" << name << "' must be 32 (NVIDIA) or 64 (AMD CDNA), got "
+             << count;
     // The walk below runs once, under num-warps when both are present.
     if (op->hasAttr(kNumWarpsAttrName))
       return success();
