@@ -31,7 +31,8 @@ static constexpr const char *kTTIRPasses =
 // ownership-based deallocation, lower everything to the LLVM dialect and add
 // the uniform launch entry; the obj emitter optimizes at -O3.
 static constexpr const char *kCpuLLIRPasses =
-    "convert-tt-to-cpu,tpx-cpu-guard-integer-division,canonicalize,convert-elementwise-to-linalg,"
+    "convert-tt-to-cpu,tpx-cpu-guard-integer-division,canonicalize,convert-"
+    "elementwise-to-linalg,"
     "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "allow-return-allocs-from-loops},"
@@ -62,7 +63,7 @@ static constexpr const char *kNvidiaTTGIRPasses =
     "tpxgpu-prefetch-loads,canonicalize,cse,"
     "convert-tt-to-tpxgpu,"
     "tpxgpu-remove-layout-conversions,canonicalize,loop-invariant-code-motion,"
-    "cse";
+    "cse,tpxgpu-allocate-shared-memory";
 static constexpr const char *kNvidiaLLIRPasses =
     "convert-tpxgpu-to-nvvm,"
     "convert-tt-to-cpu,canonicalize,convert-elementwise-to-linalg,"
