@@ -56,4 +56,5 @@ struct TestPrintAxisInfoPass
 
 void tpx::registerAnalysisTestPasses() {
   PassRegistration<TestPrintAxisInfoPass>();
+  registerSharedAllocationTestPass();
 }

@@ -4,8 +4,10 @@
 
 namespace tpx {
 
-/// Registers `test-print-axis-info`.
+/// Registers `test-print-axis-info` and `test-print-shared-allocation`.
 void registerAnalysisTestPasses();
+/// Registers `test-print-shared-allocation` (called by the above).
+void registerSharedAllocationTestPass();
 
 } // namespace tpx
 

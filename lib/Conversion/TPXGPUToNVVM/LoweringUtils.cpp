@@ -1,6 +1,8 @@
 //===- LoweringUtils.cpp - shared pieces of the tpxgpu -> NVVM lowering ---===//
 #include "LoweringUtils.h"
 
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUTypes.h"
 #include "tpx/Dialect/TT/IR/TTTypes.h"
 
@@ -32,7 +34,7 @@ TensorTypeConverter::TensorTypeConverter(MLIRContext *context)
   addConversion([](tt::PointerType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext(), kGlobalAddressSpace);
   });
-  // A shared-memory buffer or view: a pointer to its first byte.
+  // A memdesc is the address of its first element (SharedMemoryPatterns.cpp).
   addConversion([](tpxgpu::MemDescType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext(), kSharedAddressSpace);
   });
@@ -168,16 +170,27 @@ bool gpu_lowering::isCanonicalRegister(const LinearLayout &layout,
 
 Value gpu_lowering::getSharedMemoryBase(OpBuilder &b, Location loc,
                                         Operation *user, uint64_t bytes) {
+  // tpxgpu-allocate-shared-memory places buffers and scratch; an op it did
+  // not place (a module that skipped it) uses the start of the memory.
+  uint64_t offset = 0;
+  if (auto placed = user->getAttrOfType<IntegerAttr>(
+          tpxgpu::TPXGPUDialect::kSharedOffsetAttrName))
+    offset = placed.getInt();
   auto module = user->getParentOfType<ModuleOp>();
   auto recorded = module->getAttrOfType<IntegerAttr>(kSharedBytesAttr);
-  if (!recorded || recorded.getInt() < static_cast<int64_t>(bytes))
+  if (!recorded || recorded.getInt() < static_cast<int64_t>(offset + bytes))
     module->setAttr(kSharedBytesAttr,
-                    b.getI64IntegerAttr(static_cast<int64_t>(bytes)));
+                    b.getI64IntegerAttr(static_cast<int64_t>(offset + bytes)));
   // The global itself is created by the pass before the conversion starts
   // (patterns may not add ops outside the op they rewrite).
   auto pointer =
       LLVM::LLVMPointerType::get(b.getContext(), kSharedAddressSpace);
-  return LLVM::AddressOfOp::create(b, loc, pointer, kSharedMemorySymbol);
+  Value base = LLVM::AddressOfOp::create(b, loc, pointer, kSharedMemorySymbol);
+  if (offset == 0)
+    return base;
+  return LLVM::GEPOp::create(
+      b, loc, pointer, b.getI8Type(), base,
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
 }
 
 void gpu_lowering::emitBarrier(OpBuilder &b, Location loc) {
@@ -347,27 +360,24 @@ SmallVector<Value> gpu_lowering::exchangeThroughSharedMemory(
   return result;
 }
 
-/// How many consecutive registers of `layout` hold consecutive elements
-/// along the last dimension, starting at a multiple of that count in every
-/// thread: the width of one vector shared-memory access (at most 16 bytes).
-static unsigned getVectorWidth(const LinearLayout &layout, unsigned bytes) {
-  unsigned last = layout.getRank() - 1;
+unsigned gpu_lowering::getRegisterRun(const LinearLayout &layout, unsigned dim,
+                                      unsigned maxElements) {
   auto isUnit = [&](ArrayRef<int64_t> basis, int64_t step) {
-    for (unsigned d = 0; d <= last; ++d)
-      if (basis[d] != (d == last ? step : 0))
+    for (unsigned d = 0; d < layout.getRank(); ++d)
+      if (basis[d] != (d == dim ? step : 0))
         return false;
     return true;
   };
   ArrayRef<Coordinate> regs = layout.getBases(LinearLayout::Register);
   unsigned bits = 0;
-  while (bits < regs.size() && (2u << bits) * bytes <= 16 &&
+  while (bits < regs.size() && (2u << bits) <= maxElements &&
          isUnit(regs[bits], int64_t(1) << bits))
     ++bits;
   // Every other basis must leave those low bits alone, or the group would
   // start at an unaligned element.
   auto keepsLowBits = [&](ArrayRef<Coordinate> bases) {
     return llvm::all_of(bases, [&](const Coordinate &b) {
-      return (b[last] & ((int64_t(1) << bits) - 1)) == 0;
+      return (b[dim] & ((int64_t(1) << bits) - 1)) == 0;
     });
   };
   while (bits > 0 && !(keepsLowBits(regs.drop_front(bits)) &&
@@ -375,6 +385,23 @@ static unsigned getVectorWidth(const LinearLayout &layout, unsigned bytes) {
                        keepsLowBits(layout.getBases(LinearLayout::Warp))))
     --bits;
   return 1u << bits;
+}
+
+/// The width of one vector shared-memory access along the last dimension
+/// (at most 16 bytes).
+static unsigned getVectorWidth(const LinearLayout &layout, unsigned bytes) {
+  return getRegisterRun(layout, layout.getRank() - 1, std::max(1u, 16 / bytes));
+}
+
+std::optional<unsigned>
+gpu_lowering::getLdmatrixOperand(RankedTensorType type) {
+  auto operand = dyn_cast<tpxgpu::DotOperandEncodingAttr>(type.getEncoding());
+  if (!operand || type.getElementType().getIntOrFloatBitWidth() != 16)
+    return std::nullopt;
+  auto mma = dyn_cast<tpxgpu::NvidiaMmaEncodingAttr>(operand.getParent());
+  if (!mma || mma.getVersion() != 2 || operand.getKWidth() != 2)
+    return std::nullopt;
+  return operand.getOpIdx();
 }
 
 /// Element offset of a coordinate in the conversion buffer: row-major with
@@ -515,10 +542,9 @@ static SmallVector<Value> loadFromShared(OpBuilder &b, Location loc,
 /// B (stored [K, N], read with .trans; two 16x8 fragments per instruction)
 /// b0b1 k 0-7 and b2b3 k 8-15 of each fragment. A lone last B fragment uses
 /// .x2.
-static SmallVector<Value> loadMmaOperand(OpBuilder &b, Location loc,
-                                         const SharedTile &tile,
-                                         const LinearLayout &to, Type type,
-                                         unsigned opIdx, const ThreadIds &ids) {
+SmallVector<Value> gpu_lowering::loadMmaOperandWithLdmatrix(
+    OpBuilder &b, Location loc, const LinearLayout &to, Type type,
+    unsigned opIdx, const ThreadIds &ids, SharedAddressFn addressOf) {
   unsigned fragmentRegs = opIdx == 0 ? 8 : 4;
   unsigned numFragments = to.getNumRegisters() / fragmentRegs;
   // Where each fragment starts for this warp: lane 0's element of its
@@ -545,9 +571,8 @@ static SmallVector<Value> loadMmaOperand(OpBuilder &b, Location loc,
 
   SmallVector<Value> result;
   auto load = [&](Value row, Value col, unsigned matrices, bool trans) {
-    Value index = getPaddedOffset(b, loc, {row, col}, tile.shape, tile.rowPad);
-    Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(),
-                                             tile.address(b, loc, index));
+    Value address =
+        LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), addressOf(row, col));
     SmallVector<Type> fields(matrices, i32);
     std::string asmText =
         std::string("ldmatrix.sync.aligned.m8n8.x") + std::to_string(matrices) +
@@ -605,7 +630,12 @@ static SmallVector<Value> convertThroughSharedMemory(
   SharedTile tile =
       storeToShared(b, loc, user, values, from, type, ids, placement);
   if (mmaOperand)
-    return loadMmaOperand(b, loc, tile, to, type, *mmaOperand, ids);
+    return loadMmaOperandWithLdmatrix(
+        b, loc, to, type, *mmaOperand, ids, [&](Value row, Value col) {
+          Value index =
+              getPaddedOffset(b, loc, {row, col}, tile.shape, tile.rowPad);
+          return tile.address(b, loc, index);
+        });
   return loadFromShared(b, loc, tile, to, type, ids);
 }
 

@@ -95,8 +95,10 @@ mlir::Value getUniqueOwnerPredicate(mlir::OpBuilder &b, mlir::Location loc,
 /// with zero bases duplicate others).
 bool isCanonicalRegister(const LinearLayout &layout, unsigned reg);
 
-/// The base (`!llvm.ptr<3>`) of the kernel's dynamic shared memory, and a
-/// record that the kernel needs at least `bytes` of it.
+/// The start (`!llvm.ptr<3>`) of `user`'s bytes in the kernel's dynamic
+/// shared memory: its `tpxgpu.shared-offset` (buffer or scratch, from
+/// tpxgpu-allocate-shared-memory; 0 without one), and a record that the
+/// kernel needs at least offset + `bytes` of it.
 mlir::Value getSharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc,
                                 mlir::Operation *user, uint64_t bytes);
 /// bar.sync 0: every thread of the CTA.
@@ -180,6 +182,31 @@ convertLayout(mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *user,
               std::optional<unsigned> mmaOperand = std::nullopt,
               const SharedPlacement &placement = {});
 
+/// The address (`!llvm.ptr<3>`) of element (row, col) of a 2-D tile in
+/// shared memory, for i32 row and column values.
+using SharedAddressFn =
+    llvm::function_ref<mlir::Value(mlir::Value row, mlir::Value col)>;
+
+/// Reads an mma.sync operand of a 16-bit type (layout `to`, operand
+/// `opIdx`: A stored [M, K], B stored [K, N]) with ldmatrix. Every 8
+/// consecutive elements of a row that start at a multiple of 8 columns
+/// must be 16 contiguous, 16-byte aligned bytes at `addressOf(row, col)`.
+llvm::SmallVector<mlir::Value>
+loadMmaOperandWithLdmatrix(mlir::OpBuilder &b, mlir::Location loc,
+                           const LinearLayout &to, mlir::Type type,
+                           unsigned opIdx, const ThreadIds &ids,
+                           SharedAddressFn addressOf);
+
+/// opIdx when a tensor of `type` can be read with ldmatrix: an mma.sync
+/// (version 2) operand of a 16-bit type.
+std::optional<unsigned> getLdmatrixOperand(mlir::RankedTensorType type);
+
+/// How many consecutive registers of `layout` hold consecutive elements
+/// along dimension `dim`, starting at a multiple of that count in every
+/// thread, capped at `maxElements` (a power of two).
+unsigned getRegisterRun(const LinearLayout &layout, unsigned dim,
+                        unsigned maxElements);
+
 /// Builds the inline-PTX asm op `asmText` with `constraints`, returning its
 /// result (null for none).
 mlir::Value inlinePtx(mlir::OpBuilder &b, mlir::Location loc,
@@ -203,6 +230,8 @@ void populateShapePatterns(TensorTypeConverter &converter,
                            mlir::RewritePatternSet &patterns);
 void populateMemoryPatterns(TensorTypeConverter &converter,
                             mlir::RewritePatternSet &patterns);
+void populateSharedMemoryPatterns(TensorTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
 void populateReducePatterns(TensorTypeConverter &converter,
                             mlir::RewritePatternSet &patterns);
 void populateScanPatterns(TensorTypeConverter &converter,

@@ -100,18 +100,6 @@ static SmallVector<Value> sameCoordinate(ArrayRef<Value> c) {
   return SmallVector<Value>(c);
 }
 
-/// opIdx when a conversion to `type` can read with ldmatrix: an mma.sync
-/// (version 2) operand of a 16-bit type.
-static std::optional<unsigned> getLdmatrixOperand(RankedTensorType type) {
-  auto operand = dyn_cast<tpxgpu::DotOperandEncodingAttr>(type.getEncoding());
-  if (!operand || type.getElementType().getIntOrFloatBitWidth() != 16)
-    return std::nullopt;
-  auto mma = dyn_cast<tpxgpu::NvidiaMmaEncodingAttr>(operand.getParent());
-  if (!mma || mma.getVersion() != 2 || operand.getKWidth() != 2)
-    return std::nullopt;
-  return operand.getOpIdx();
-}
-
 /// The region planLoopSharedMemory gave the conversion, if any; the parity
 /// is that of the enclosing loop's iteration, (iv - lb) / step mod 2.
 static SharedPlacement getPlacement(tpxgpu::ConvertLayoutOp op, OpBuilder &b) {

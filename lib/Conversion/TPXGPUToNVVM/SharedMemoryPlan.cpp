@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "LoweringUtils.h"
 
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
 
@@ -75,7 +76,8 @@ static bool mayUseSharedMemory(Operation *op) {
                                    });
   }
   if (isa<tt::ScanOp, tt::TransOp, tt::ReshapeOp, tt::AtomicRMWOp,
-          tt::AtomicCASOp, tt::CallOp>(op))
+          tt::AtomicCASOp, tt::CallOp>(op) ||
+      isa_and_nonnull<tpxgpu::TPXGPUDialect>(op->getDialect()))
     return true;
   if (isa<tt::BroadcastOp, tt::ExpandDimsOp>(op)) {
     auto layouts = getLayouts(op);
@@ -117,7 +119,17 @@ static void planLoop(scf::ForOp loop) {
         128);
   }
   Builder b(loop.getContext());
+  // The regions start above every buffer tpxgpu-allocate-shared-memory
+  // keeps live in the loop: at the highest scratch offset it gave the
+  // conversions (the lowering adds it to the plan's offsets).
+  int64_t base = 0;
+  StringRef scratch = tpxgpu::TPXGPUDialect::kSharedOffsetAttrName;
+  for (tpxgpu::ConvertLayoutOp convert : conversions)
+    if (auto placed = convert->getAttrOfType<IntegerAttr>(scratch))
+      base = std::max(base, placed.getInt());
   for (auto [convert, start] : llvm::zip_equal(conversions, offsets)) {
+    if (convert->hasAttr(scratch))
+      convert->setAttr(scratch, b.getI64IntegerAttr(base));
     convert->setAttr(kSharedOffsetAttr, b.getI64IntegerAttr(start));
     convert->setAttr(kSharedParityStrideAttr, b.getI64IntegerAttr(offset));
   }

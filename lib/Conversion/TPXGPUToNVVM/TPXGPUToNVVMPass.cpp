@@ -76,6 +76,10 @@ struct ConvertTPXGPUToNVVMPass
     // the load/store patterns (AxisInfo.h); taken from the IR before any of
     // it is rewritten.
     annotateAxisInfo(module);
+    // tpxgpu-allocate-shared-memory's high-water mark bounds the scratch
+    // from above; the lowering records the bytes its code actually reaches
+    // (getSharedMemoryBase), which the launch then reserves.
+    module->removeAttr(tpxgpu::TPXGPUDialect::kSharedBytesAttrName);
     planLoopSharedMemory(module);
     LLVM::GlobalOp shared = createSharedMemory(module);
     module->setAttr(tpxgpu::TPXGPUDialect::kBlockThreadsAttrName,
@@ -98,6 +102,7 @@ struct ConvertTPXGPUToNVVMPass
     populateElementwisePatterns(converter, patterns);
     populateShapePatterns(converter, patterns);
     populateMemoryPatterns(converter, patterns);
+    populateSharedMemoryPatterns(converter, patterns);
     populateReducePatterns(converter, patterns);
     populateScanPatterns(converter, patterns);
     populateDotPatterns(converter, patterns);

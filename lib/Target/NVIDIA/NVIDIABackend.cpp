@@ -37,9 +37,9 @@ static constexpr const char *kNvidiaTTIRPasses =
 
 static constexpr const char *kSimtTTGIRPasses =
     "tpxgpu-prefetch-loads,canonicalize,cse,"
-    "convert-tt-to-tpxgpu,"
+    "convert-tt-to-tpxgpu,tpxgpu-use-wgmma,canonicalize,"
     "tpxgpu-remove-layout-conversions,canonicalize,loop-invariant-code-motion,"
-    "cse";
+    "cse,tpxgpu-allocate-shared-memory";
 // convert-tpxgpu-to-nvvm leaves scalar arith/math/scf/cf only.
 static constexpr const char *kSimtLLIRPasses =
     "convert-tpxgpu-to-nvvm,canonicalize,convert-scf-to-cf,"

@@ -349,7 +349,7 @@ tt.func @contiguity_not_dense(%p: tensor<64x!tt.ptr<f32>>) {
 // -----
 
 #blocked = #tpxgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-// expected-error @+1 {{memdesc encoding must be a shared-memory layout (#tpxgpu.swizzled_shared or #tpxgpu.nvmma_shared), got #tpxgpu.blocked}}
+// expected-error @+1 {{memdesc encoding must be a shared-memory layout (#tpxgpu.swizzled_shared, #tpxgpu.padded_shared or #tpxgpu.nvmma_shared), got #tpxgpu.blocked}}
 tt.func @register_layout_buffer(%m: !tpxgpu.memdesc<64x64xf16, #blocked>) {
   tt.return
 }

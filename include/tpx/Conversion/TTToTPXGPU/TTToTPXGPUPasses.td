@@ -119,4 +119,24 @@ def TPXGPUUseWarpGroupDots
   let dependentDialects = ["::tpx::tpxgpu::TPXGPUDialect"];
 }
 
+def TPXGPUAllocateSharedMemory
+    : Pass<"tpxgpu-allocate-shared-memory", "::mlir::ModuleOp"> {
+  let summary = "Give every shared-memory buffer and scratch user its offset";
+  let description = [{
+    The last pass of the `ttgir` stage (SIMT modules only). Every
+    `tpxgpu.local_alloc` gets `tpxgpu.shared-offset` (bytes into the
+    kernel's dynamic shared memory); buffers whose live ranges (from the
+    alloc to the last use of it or of any view of it, through scf control
+    flow; a buffer used in a loop and defined outside is live through the
+    whole loop) do not overlap share bytes. Ops whose lowering stages data
+    in shared memory (layout conversions that are not register renamings,
+    shape ops that move data between threads, cross-warp reductions, scans,
+    atomics) get a scratch offset live only at that op. The module gets
+    `tpxgpu.shared-bytes`, the high-water mark. The analysis is
+    `tpx/Analysis/SharedMemoryAllocation.h`; `test-print-shared-allocation`
+    prints its result.
+  }];
+  let dependentDialects = ["::tpx::tpxgpu::TPXGPUDialect"];
+}
+
 #endif // TPX_CONVERSION_TTTOTPXGPU_PASSES_TD

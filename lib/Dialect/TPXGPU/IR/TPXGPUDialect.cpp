@@ -27,8 +27,8 @@ struct TPXGPUOpAsmInterface : public OpAsmDialectInterface {
             .Case([](NvidiaMmaEncodingAttr) { return "mma"; })
             .Case([](AmdMfmaEncodingAttr) { return "mfma"; })
             .Case([](DotOperandEncodingAttr) { return "dot_op"; })
-            .Case<SwizzledSharedEncodingAttr, NvmmaSharedEncodingAttr>(
-                [](auto) { return "shared"; })
+            .Case<SwizzledSharedEncodingAttr, NvmmaSharedEncodingAttr,
+                  PaddedSharedEncodingAttr>([](auto) { return "shared"; })
             .Default([](Attribute) { return StringRef(); });
     if (name.empty())
       return AliasResult::NoAlias;

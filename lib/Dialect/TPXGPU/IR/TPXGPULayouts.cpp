@@ -494,6 +494,32 @@ LogicalResult SwizzledSharedEncodingAttr::verify(
                            order.size());
 }
 
+Attribute PaddedSharedEncodingAttr::parse(AsmParser &parser, Type) {
+  LayoutParams params(parser, "padded_shared");
+  unsigned padding;
+  SmallVector<unsigned> order;
+  if (params.parseBody() || params.getUnsigned("padding", padding) ||
+      params.getUnsignedArray("order", order) || params.finish())
+    return {};
+  return parser.getChecked<PaddedSharedEncodingAttr>(parser.getContext(),
+                                                     padding, order);
+}
+
+void PaddedSharedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{padding = " << getPadding() << ", "
+          << ArrayParam{"order", getOrder()} << "}>";
+}
+
+LogicalResult
+PaddedSharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 unsigned, ArrayRef<unsigned> order) {
+  if (order.empty())
+    return emitError() << "padded_shared layout needs at least one "
+                          "dimension in order";
+  return verifyPermutation(emitError, "padded_shared order", order,
+                           order.size());
+}
+
 Attribute NvmmaSharedEncodingAttr::parse(AsmParser &parser, Type) {
   LayoutParams params(parser, "nvmma_shared");
   unsigned swizzle, bitWidth;
@@ -543,6 +569,7 @@ TPXGPU_VERIFY_ENCODING(AmdMfmaEncodingAttr)
 TPXGPU_VERIFY_ENCODING(DotOperandEncodingAttr)
 TPXGPU_VERIFY_ENCODING(SwizzledSharedEncodingAttr)
 TPXGPU_VERIFY_ENCODING(NvmmaSharedEncodingAttr)
+TPXGPU_VERIFY_ENCODING(PaddedSharedEncodingAttr)
 #undef TPXGPU_VERIFY_ENCODING
 
 //===----------------------------------------------------------------------===//
@@ -556,16 +583,16 @@ bool tpx::tpxgpu::isDistributedLayout(Attribute layout) {
 }
 
 bool tpx::tpxgpu::isSharedLayout(Attribute layout) {
-  return isa_and_nonnull<SwizzledSharedEncodingAttr, NvmmaSharedEncodingAttr>(
-      layout);
+  return isa_and_nonnull<SwizzledSharedEncodingAttr, NvmmaSharedEncodingAttr,
+                         PaddedSharedEncodingAttr>(layout);
 }
 
 unsigned tpx::tpxgpu::getLayoutRank(Attribute layout) {
   return llvm::TypeSwitch<Attribute, unsigned>(layout)
       .Case<BlockedEncodingAttr, SliceEncodingAttr, NvidiaMmaEncodingAttr,
             AmdMfmaEncodingAttr, DotOperandEncodingAttr,
-            SwizzledSharedEncodingAttr, NvmmaSharedEncodingAttr>(
-          [](auto attr) { return attr.getRank(); })
+            SwizzledSharedEncodingAttr, NvmmaSharedEncodingAttr,
+            PaddedSharedEncodingAttr>([](auto attr) { return attr.getRank(); })
       .Default([](Attribute) { return 0u; });
 }
 

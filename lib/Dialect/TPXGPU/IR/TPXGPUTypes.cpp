@@ -92,7 +92,8 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << elementType;
   if (!isSharedLayout(encoding))
     return emitError() << "memdesc encoding must be a shared-memory layout "
-                          "(#tpxgpu.swizzled_shared or #tpxgpu.nvmma_shared), "
+                          "(#tpxgpu.swizzled_shared, #tpxgpu.padded_shared or "
+                          "#tpxgpu.nvmma_shared), "
                           "got "
                        << encoding;
   unsigned layoutRank = getLayoutRank(encoding);

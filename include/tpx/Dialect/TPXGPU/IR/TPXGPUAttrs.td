@@ -153,6 +153,24 @@ def TPXGPU_SwizzledSharedEncodingAttr
   }];
 }
 
+def TPXGPU_PaddedSharedEncodingAttr
+    : TPXGPU_Attr<"PaddedSharedEncoding", "padded_shared",
+                  [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let summary = "row-major shared layout with padding after every row";
+  let description = [{
+    `#tpxgpu.padded_shared<{padding = 8, order = [1, 0]}>`: row-major per
+    `order` (`order[0]` contiguous), with `padding` unused elements after
+    every row of `order[0]`, so that threads reading down a column hit
+    different banks. `padding = 0` is plain row-major. `order` covers the
+    trailing dimensions of a memdesc; leading ones are buffer dimensions.
+  }];
+  let parameters = (ins "unsigned":$padding,
+                        ArrayRefParameter<"unsigned">:$order);
+  let extraClassDeclaration = [{
+    unsigned getRank() const { return getOrder().size(); }
+  }];
+}
+
 def TPXGPU_NvmmaSharedEncodingAttr
     : TPXGPU_Attr<"NvmmaSharedEncoding", "nvmma_shared",
                   [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
