@@ -39,8 +39,10 @@ static constexpr const char *kSimtTTGIRPasses =
     "tpxgpu-prefetch-loads,canonicalize,cse,"
     "convert-tt-to-tpxgpu,"
     "tpxgpu-remove-layout-conversions,canonicalize,loop-invariant-code-motion,"
-    "cse";
-// convert-tpxgpu-to-nvvm leaves scalar arith/math/scf/cf only.
+    "cse,tpxgpu-annotate-contiguity";
+// tpxgpu-annotate-contiguity is last: the vector widths the SIMT loads and
+// stores may use (tpxgpu.contiguity), taken when nothing rewrites them any
+// more. convert-tpxgpu-to-nvvm leaves scalar arith/math/scf/cf only.
 static constexpr const char *kSimtLLIRPasses =
     "convert-tpxgpu-to-nvvm,canonicalize,convert-scf-to-cf,"
     "tpx-nvidia-math-to-libdevice,convert-math-to-llvm,"
