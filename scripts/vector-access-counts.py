@@ -119,7 +119,8 @@ def bench_cases(work):
         specs[f"attention_d{d}"] = (kernels.attention, 8, [
             ptr("Q", bf16), ptr("K", bf16), ptr("V", bf16), ptr("O", bf16),
             f32("sm_scale"), i32("stride_s"), i32("N_CTX"),
-            const("BLOCK_M", 128), const("BLOCK_N", 64), const("D", d)])
+            const("BLOCK_M", 128), const("BLOCK_N", 64), const("D", d),
+            const("CAUSAL", False)])
     for name, (function, warps, args) in sorted(specs.items()):
         path = os.path.join(work, f"bench_{name}.ttir")
         with open(path, "w") as f:
