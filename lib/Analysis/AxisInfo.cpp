@@ -160,23 +160,56 @@ static void applyHints(AxisInfo &info, ArrayRef<int64_t> shape,
   normalize(info, shape);
 }
 
-AxisInfo AxisInfo::getEntryState(Value value) {
-  SmallVector<int64_t, 4> shape = getShape(value.getType());
-  AxisInfo info = getPessimistic(shape, getStep(value.getType()));
+/// Applies the hints of `value` when it is a scalar argument of a function
+/// that carries them; returns whether it is such an argument.
+static bool applyArgumentHints(AxisInfo &info, Value value) {
   // Triton specializes scalar arguments only; what a hint on a tensor
   // argument would mean per dimension is not defined.
   auto arg = dyn_cast<BlockArgument>(value);
   if (!arg || !arg.getOwner()->isEntryBlock() ||
       isa<RankedTensorType>(value.getType()))
-    return info;
+    return false;
   auto function = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
-  if (!function)
-    return info;
+  if (!function || &function.getFunctionBody() != arg.getParentRegion())
+    return false;
   unsigned index = arg.getArgNumber();
-  applyHints(info, shape, function.getArgAttr(index, "tt.divisibility"),
-             function.getArgAttr(index, "tt.contiguity"),
-             function.getArgAttr(index, "tt.constancy"));
+  Attribute divisibility = function.getArgAttr(index, "tt.divisibility");
+  Attribute contiguity = function.getArgAttr(index, "tt.contiguity");
+  Attribute constancy = function.getArgAttr(index, "tt.constancy");
+  if (!divisibility && !contiguity && !constancy)
+    return false;
+  applyHints(info, getShape(value.getType()), divisibility, contiguity,
+             constancy);
+  return true;
+}
+
+AxisInfo AxisInfo::getEntryState(Value value) {
+  AxisInfo info =
+      getPessimistic(getShape(value.getType()), getStep(value.getType()));
+  applyArgumentHints(info, value);
   return info;
+}
+
+//===----------------------------------------------------------------------===//
+// AxisInfoLattice
+//===----------------------------------------------------------------------===//
+
+ChangeResult AxisInfoLattice::join(const dataflow::AbstractSparseLattice &rhs) {
+  return join(static_cast<const AxisInfoLattice &>(rhs).getValue());
+}
+
+ChangeResult AxisInfoLattice::join(const AxisInfo &rhs) {
+  // What the call sites of a private function pass is joined into its
+  // arguments by the framework, bypassing the entry state; the hints still
+  // replace what they speak about.
+  AxisInfo before = getValue();
+  AxisInfo joined = AxisInfo::join(before, rhs);
+  if (!joined.isUninitialized())
+    applyArgumentHints(joined, getAnchor());
+  if (joined == before)
+    return ChangeResult::NoChange;
+  getValue() = std::move(joined);
+  return ChangeResult::Change;
 }
 
 //===----------------------------------------------------------------------===//

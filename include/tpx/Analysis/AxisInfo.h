@@ -109,7 +109,20 @@ public:
   void print(llvm::raw_ostream &os) const;
 };
 
-using AxisInfoLattice = mlir::dataflow::Lattice<AxisInfo>;
+/// The lattice element of one value. Joining keeps Triton's argument hints
+/// (`tt.divisibility`, `tt.contiguity`, `tt.constancy` on a function's
+/// scalar arguments) in force: they are the program's promise, so a
+/// private callee's argument that joins what its call sites pass still
+/// gets what its hints say.
+class AxisInfoLattice : public mlir::dataflow::Lattice<AxisInfo> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AxisInfoLattice)
+  using Lattice::Lattice;
+
+  mlir::ChangeResult
+  join(const mlir::dataflow::AbstractSparseLattice &rhs) override;
+  mlir::ChangeResult join(const AxisInfo &rhs);
+};
 
 /// The analysis proper. Load it into a DataFlowSolver together with
 /// DeadCodeAnalysis and SparseConstantPropagation (the framework needs them

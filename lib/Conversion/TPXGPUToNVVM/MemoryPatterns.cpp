@@ -6,14 +6,15 @@
 // done by every holder.
 //
 // Loads and stores move up to 16 bytes per instruction when the registers
-// of a thread hold consecutive elements whose addresses the axis analysis
-// (AxisInfo.h) proves consecutive, aligned to the whole vector and under
-// one mask value; otherwise one element per instruction.
+// of a thread hold consecutive elements whose addresses the AxisInfo
+// analysis proves consecutive, aligned to the whole vector and under one
+// mask value (`tpxgpu.contiguity`, from tpxgpu-annotate-contiguity in the
+// ttgir stage); otherwise one element per instruction.
 //
 //===----------------------------------------------------------------------===//
-#include "AxisInfo.h"
 #include "LoweringUtils.h"
 
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
 #include "tpx/Dialect/TT/IR/TTTypes.h"
 
@@ -161,21 +162,16 @@ struct VectorAccess {
 ///    and no other register, lane or warp bit moves within such a group, so
 ///    the group holds coordinates c, c+1, ..., c+v-1 along d with c a
 ///    multiple of v;
-///  * the pointer is contiguous along d over runs of at least v elements,
-///    and each run starts at a multiple of v * elementBytes bytes, so the
-///    group's first address is aligned to the whole access;
-///  * the mask is constant over runs of at least v along d.
-/// Returns 1 when `op` carries no axis facts (annotateAxisInfo did not run).
+///  * v is at most what `tpxgpu.contiguity` (tpxgpu-annotate-contiguity)
+///    records for d: consecutive pointers, the group's first address aligned
+///    to the whole access, one mask value.
+/// Returns 1 when `op` carries no such attribute.
 static unsigned getVectorWidth(Operation *op, const LinearLayout &layout,
-                               unsigned elementBytes, bool masked) {
-  auto contiguity = op->getAttrOfType<DenseI64ArrayAttr>(kContiguityAttr);
-  auto divisibility = op->getAttrOfType<DenseI64ArrayAttr>(kDivisibilityAttr);
-  auto maskConstancy = op->getAttrOfType<DenseI64ArrayAttr>(kMaskConstancyAttr);
+                               unsigned elementBytes) {
+  auto contiguity = op->getAttrOfType<DenseI64ArrayAttr>(
+      tpxgpu::TPXGPUDialect::kContiguityAttrName);
   unsigned rank = layout.getRank();
-  if (!contiguity || !divisibility || contiguity.size() != rank ||
-      divisibility.size() != rank)
-    return 1;
-  if (masked && (!maskConstancy || maskConstancy.size() != rank))
+  if (!contiguity || contiguity.size() != rank)
     return 1;
   ArrayRef<Coordinate> registers = layout.getBases(LinearLayout::Register);
   auto isStepAlong = [&](const Coordinate &basis, unsigned dim,
@@ -198,10 +194,11 @@ static unsigned getVectorWidth(Operation *op, const LinearLayout &layout,
          isStepAlong(registers[bits], *dim, int64_t(1) << bits))
     ++bits;
   int64_t width = int64_t(1) << bits;
-  width = std::min(width, contiguity[*dim]);
-  if (masked)
-    width = std::min(width, maskConstancy[*dim]);
-  while (width > 1 && divisibility[*dim] % (width * elementBytes) != 0)
+  // What holds for runs of the recorded length holds for every shorter
+  // power of two (the pass records powers of two; the dialect only asks
+  // for positive entries, so a hand-written 6 gives 4).
+  int64_t allowed = contiguity[*dim];
+  while (width > 1 && width > allowed)
     width /= 2;
 
   // Every other basis must leave the low bits of d alone, or the group's
@@ -425,9 +422,8 @@ struct LoadLowering : public OpConversionPattern<tt::LoadOp> {
         reg->memoryBits, reg->registerType.getIntOrFloatBitWidth());
     std::string constraints =
         llvm::formatv("={0},l,b,{0}", reg->constraint).str();
-    unsigned width = layout ? getVectorWidth(op, *layout, reg->memoryBits / 8,
-                                             static_cast<bool>(op.getMask()))
-                            : 1;
+    unsigned width =
+        layout ? getVectorWidth(op, *layout, reg->memoryBits / 8) : 1;
     VectorAccess access(width, reg->memoryBits);
     SmallVector<Value> values;
     for (unsigned r = 0; r < count; r += width) {
@@ -501,9 +497,8 @@ struct StoreLowering : public OpConversionPattern<tt::StoreOp> {
     std::string asmText =
         llvm::formatv("@$2 st.global.b{0} [ $0 ], $1;", reg->memoryBits);
     std::string constraints = llvm::formatv("l,{0},b", reg->constraint).str();
-    unsigned width = layout ? getVectorWidth(op, *layout, reg->memoryBits / 8,
-                                             static_cast<bool>(op.getMask()))
-                            : 1;
+    unsigned width =
+        layout ? getVectorWidth(op, *layout, reg->memoryBits / 8) : 1;
     VectorAccess access(width, reg->memoryBits);
     for (unsigned r = 0; r < count; r += width) {
       // Replicated registers sit above the group bits: a group is

@@ -6,7 +6,6 @@
 // this pass only has to get rid of tensors, tt and tpxgpu ops.
 //
 //===----------------------------------------------------------------------===//
-#include "AxisInfo.h"
 #include "LoweringUtils.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
@@ -72,10 +71,6 @@ struct ConvertTPXGPUToNVVMPass
           << kSharedMemorySymbol << "' is reserved for shared memory";
       return signalPassFailure();
     }
-    // Contiguity and alignment facts for vector memory accesses, read by
-    // the load/store patterns (AxisInfo.h); taken from the IR before any of
-    // it is rewritten.
-    annotateAxisInfo(module);
     // tpxgpu-allocate-shared-memory's high-water mark bounds the scratch
     // from above; the lowering records the bytes its code actually reaches
     // (getSharedMemoryBase), which the launch then reserves.

@@ -39,8 +39,11 @@ static constexpr const char *kSimtTTGIRPasses =
     "tpxgpu-prefetch-loads,canonicalize,cse,"
     "convert-tt-to-tpxgpu,tpxgpu-use-wgmma,canonicalize,"
     "tpxgpu-remove-layout-conversions,canonicalize,loop-invariant-code-motion,"
-    "cse,tpxgpu-allocate-shared-memory";
-// convert-tpxgpu-to-nvvm leaves scalar arith/math/scf/cf only.
+    "cse,tpxgpu-annotate-contiguity,tpxgpu-allocate-shared-memory";
+// tpxgpu-annotate-contiguity comes after every rewrite of memory ops: the
+// vector widths the SIMT loads and stores may use (tpxgpu.contiguity).
+// tpxgpu-allocate-shared-memory is last. convert-tpxgpu-to-nvvm leaves
+// scalar arith/math/scf/cf only.
 static constexpr const char *kSimtLLIRPasses =
     "convert-tpxgpu-to-nvvm,canonicalize,convert-scf-to-cf,"
     "tpx-nvidia-math-to-libdevice,convert-math-to-llvm,"

@@ -1,8 +1,8 @@
 // Global loads and stores: one vector access per group of registers that
 // hold consecutive elements at consecutive, aligned addresses under one
-// mask value (facts from the axis analysis, AxisInfo.h); one element per
-// instruction otherwise.
-// RUN: tpx-opt %s --convert-tpxgpu-to-nvvm | FileCheck %s
+// mask value (tpxgpu.contiguity, which tpxgpu-annotate-contiguity derives
+// from the AxisInfo analysis); one element per instruction otherwise.
+// RUN: tpx-opt %s --tpxgpu-annotate-contiguity --convert-tpxgpu-to-nvvm | FileCheck %s
 
 #b1d = #tpxgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #b1d8 = #tpxgpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>

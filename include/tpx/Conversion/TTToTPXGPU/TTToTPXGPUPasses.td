@@ -139,4 +139,23 @@ def TPXGPUAllocateSharedMemory
   let dependentDialects = ["::tpx::tpxgpu::TPXGPUDialect"];
 }
 
+def TPXGPUAnnotateContiguity
+    : Pass<"tpxgpu-annotate-contiguity", "::mlir::ModuleOp"> {
+  let summary = "Record how many elements one vector access may move";
+  let description = [{
+    Runs the AxisInfo analysis (`tpx/Analysis/AxisInfo.h`) and puts
+    `tpxgpu.contiguity` (a dense i64 array, one entry per dimension) on
+    every `tt.load`, `tt.store`, `tt.atomic_rmw` and `tt.atomic_cas` whose
+    pointer is a tensor. Entry d is the largest power of two v such that,
+    cut into runs of v elements along d starting at multiples of v, the
+    pointers of every run are consecutive, its first address is a multiple
+    of v times the pointee's bytes, and the mask (when there is one) is
+    the same over the run. convert-tpxgpu-to-nvvm moves at most that many
+    registers per instruction, so an access without the attribute moves
+    one element per instruction. A pass that later changes such an op's
+    pointer or mask must drop the attribute or run this pass again. Last
+    pass of the NVIDIA ttgir stage.
+  }];
+}
+
 #endif // TPX_CONVERSION_TTTOTPXGPU_PASSES_TD
