@@ -7,6 +7,7 @@
 // shared memory in a swizzled layout the hardware defines. This pass
 // rewrites such dots into that form:
 //
+//   tpxgpu.barrier
 //   %a_s = tpxgpu.local_alloc %a -> memdesc<MxK, #nvmma_shared>
 //   %b_s = tpxgpu.local_alloc %b -> memdesc<KxN, #nvmma_shared>
 //   %d   = tpxgpu.warp_group_dot %a_s, %b_s, %c -> tensor<MxN, #mma_v3>
@@ -127,6 +128,11 @@ static void rewriteDot(tt::DotOp dot, unsigned numWarps) {
 
   OpBuilder b(dot);
   Location loc = dot.getLoc();
+  // The staging buffers may reuse bytes that earlier ops (the previous
+  // iteration's dot, a conversion's scratch) still read in other warps:
+  // every thread must be past those reads before the stores. The wgmma
+  // lowering adds the barrier between the stores and the MMAs.
+  BarrierOp::create(b, loc);
   Value a = stripConversion(dot.getA());
   Value aOperand;
   if (isComputedFromDot(a)) {

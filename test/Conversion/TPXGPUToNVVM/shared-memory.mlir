@@ -10,7 +10,7 @@
 // A local_alloc at its offset with its value stored: 16-byte vector stores
 // (4 consecutive f32 per thread, rows padded by 4 elements keep them
 // aligned), a barrier, and the same vectors read back.
-// CHECK: "tpx.shared-bytes" = 5120
+// CHECK: "tpxgpu.shared-bytes" = 5120
 // CHECK-LABEL: llvm.func internal @alloc_store_load(
 // CHECK: %[[BASE:.*]] = llvm.mlir.addressof @tpx_shared_memory : !llvm.ptr<3>
 // CHECK: %[[BUF:.*]] = llvm.getelementptr %[[BASE]][512] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8

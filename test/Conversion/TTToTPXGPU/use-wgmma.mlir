@@ -9,7 +9,8 @@
 // CHECK-DAG: #[[MMA:.*]] = #tpxgpu.nvidia_mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>
 // CHECK-DAG: #[[S128:.*]] = #tpxgpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 // CHECK-LABEL: tt.func public @matmul
-// CHECK: %[[A:.*]] = tpxgpu.local_alloc %{{.*}} : tensor<128x64xf16, #{{.*}}> -> !tpxgpu.memdesc<128x64xf16, #[[S128]]>
+// CHECK: tpxgpu.barrier
+// CHECK-NEXT: %[[A:.*]] = tpxgpu.local_alloc %{{.*}} : tensor<128x64xf16, #{{.*}}> -> !tpxgpu.memdesc<128x64xf16, #[[S128]]>
 // CHECK: %[[B:.*]] = tpxgpu.local_alloc %{{.*}} : tensor<64x128xf16, #{{.*}}> -> !tpxgpu.memdesc<64x128xf16, #[[S128]]>
 // CHECK: %[[D:.*]] = tpxgpu.warp_group_dot %[[A]], %[[B]], %{{.*}} : !tpxgpu.memdesc<128x64xf16, #[[S128]]>, !tpxgpu.memdesc<64x128xf16, #[[S128]]> -> tensor<128x128xf32, #[[MMA]]>
 // CHECK-NOT: tt.dot
