@@ -2,8 +2,9 @@
 //
 // `tpxgpu.warp_group_dot` (tpxgpu-use-wgmma) becomes a run of
 // `wgmma.mma_async.sync.aligned.m64nNk16.f32.<ab>.<ab>` instructions, one
-// per (warp-group tile, 16-deep K step), issued back to back, committed as
-// one group and waited for (the dot is synchronous).
+// per (warp-group tile, 16-deep K step), issued back to back and committed
+// as one group; a synchronous dot then waits for it, an `async` one leaves
+// that to a `warp_group_dot_wait` (wgmma.wait_group N).
 //
 // Registers. The accumulator's version-3 layout gives each thread the
 // registers of one m64nN instruction in the instruction's own order (the
@@ -297,9 +298,6 @@ struct WarpGroupDotLowering : public OpConversionPattern<WarpGroupDotOp> {
   LogicalResult
   matchAndRewrite(WarpGroupDotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (op.getIsAsync())
-      return wgmmaError(op) << "asynchronous warp-group dots are not "
-                               "lowered yet";
     if (op.getUseC())
       return wgmmaError(op) << "a `useC` operand is not lowered yet";
     RankedTensorType accType = op.getD().getType();
@@ -396,9 +394,27 @@ struct WarpGroupDotLowering : public OpConversionPattern<WarpGroupDotOp> {
         c[tile * perInstr + i] = current[i];
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
-    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+    // An async dot's result is read only through a warp_group_dot_wait.
+    if (!op.getIsAsync())
+      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
     Type structType = getTypeConverter()->convertType(accType);
     rewriter.replaceOp(op, pack(rewriter, loc, structType, c));
+    return success();
+  }
+};
+
+/// wgmma.wait_group: at most `pendings` committed groups still run; the
+/// results are the inputs (the wait only orders their later reads).
+struct WarpGroupDotWaitLowering
+    : public OpConversionPattern<tpxgpu::WarpGroupDotWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tpxgpu::WarpGroupDotWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, op.getLoc(),
+                                       op.getPendings());
+    rewriter.replaceOp(op, adaptor.getInputs());
     return success();
   }
 };
@@ -406,5 +422,6 @@ struct WarpGroupDotLowering : public OpConversionPattern<WarpGroupDotOp> {
 
 void tpx::gpu_lowering::populateWarpGroupDotPatterns(
     TensorTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<WarpGroupDotLowering>(converter, patterns.getContext());
+  patterns.add<WarpGroupDotLowering, WarpGroupDotWaitLowering>(
+      converter, patterns.getContext());
 }

@@ -39,7 +39,8 @@ static constexpr const char *kSimtTTGIRPasses =
     "tpxgpu-prefetch-loads,canonicalize,cse,"
     "convert-tt-to-tpxgpu,tpxgpu-use-wgmma,canonicalize,"
     "tpxgpu-remove-layout-conversions,canonicalize,loop-invariant-code-motion,"
-    "cse,tpxgpu-annotate-contiguity,tpxgpu-allocate-shared-memory";
+    "cse,tpxgpu-pipeline-wgmma,tpxgpu-annotate-contiguity,"
+    "tpxgpu-allocate-shared-memory";
 // tpxgpu-annotate-contiguity comes after every rewrite of memory ops: the
 // vector widths the SIMT loads and stores may use (tpxgpu.contiguity).
 // tpxgpu-allocate-shared-memory is last. convert-tpxgpu-to-nvvm leaves
@@ -156,7 +157,8 @@ TargetBackend tpx::getNVIDIABackend() {
   backend.choosePipeline = choosePipeline;
   backend.launchOptions = {
       {"convert-tt-to-tpxgpu", "num-warps", LaunchOptionSlot::NumWarps},
-      {"tpxgpu-prefetch-loads", "num-stages", LaunchOptionSlot::NumStages}};
+      {"tpxgpu-prefetch-loads", "num-stages", LaunchOptionSlot::NumStages},
+      {"tpxgpu-pipeline-wgmma", "num-stages", LaunchOptionSlot::NumStages}};
   backend.accepts = {{"ttir", StageAcceptance::Kernel, {}},
                      {"ttgir", StageAcceptance::Kernel, {"tpxgpu"}},
                      {"llir", StageAcceptance::Lowered, {"nvvm"}}};

@@ -119,6 +119,28 @@ def TPXGPUUseWarpGroupDots
   let dependentDialects = ["::tpx::tpxgpu::TPXGPUDialect"];
 }
 
+def TPXGPUPipelineWarpGroupDots
+    : Pass<"tpxgpu-pipeline-wgmma", "::mlir::ModuleOp"> {
+  let summary = "Overlap a loop's warp-group dot with its next operands' stores";
+  let description = [{
+    For a synchronous `warp_group_dot` in an scf.for whose accumulator the
+    loop carries (result yielded back into it) and whose B (and A, if
+    staged) is a `local_alloc` in the body: the staging buffers become
+    two-buffered mutable allocations before the loop, indexed by the
+    iteration's parity (`memdesc_index` + `local_store`); the dot becomes
+    `async` followed by `warp_group_dot_wait ... pendings = 1`, and a
+    `pendings = 0` wait after the loop gives the result. Dot j then runs
+    while iteration j+1 stores its operands. One dot per loop; nothing
+    happens when `num-stages` is below 2.
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
+           "Triton's num_stages: below 2 leaves dots synchronous">
+  ];
+  let dependentDialects = ["::tpx::tpxgpu::TPXGPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TPXGPUAllocateSharedMemory
     : Pass<"tpxgpu-allocate-shared-memory", "::mlir::ModuleOp"> {
   let summary = "Give every shared-memory buffer and scratch user its offset";
