@@ -188,18 +188,6 @@ static std::optional<std::string> checkMmaFragments(const LinearLayout &c,
   return std::nullopt;
 }
 
-/// Two 16-bit values as the 32-bit register an MMA operand is made of:
-/// `low` (the lower K or N index) in bits 0-15.
-static Value packHalves(OpBuilder &b, Location loc, Value low, Value high) {
-  auto pairType = VectorType::get({2}, low.getType());
-  Value pair = LLVM::PoisonOp::create(b, loc, pairType);
-  pair =
-      LLVM::InsertElementOp::create(b, loc, pair, low, i32Constant(b, loc, 0));
-  pair =
-      LLVM::InsertElementOp::create(b, loc, pair, high, i32Constant(b, loc, 1));
-  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair);
-}
-
 static std::pair<Value, Value> unpackHalves(OpBuilder &b, Location loc,
                                             Value word, Type halfType) {
   Value pair =

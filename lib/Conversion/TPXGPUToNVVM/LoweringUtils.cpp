@@ -681,3 +681,14 @@ SmallVector<Value> gpu_lowering::inlineCombineRegion(OpBuilder &b,
     results.push_back(mapping.lookupOrDefault(v));
   return results;
 }
+
+Value gpu_lowering::packHalves(OpBuilder &b, Location loc, Value low,
+                               Value high) {
+  auto pairType = VectorType::get({2}, low.getType());
+  Value pair = LLVM::PoisonOp::create(b, loc, pairType);
+  pair =
+      LLVM::InsertElementOp::create(b, loc, pair, low, i32Constant(b, loc, 0));
+  pair =
+      LLVM::InsertElementOp::create(b, loc, pair, high, i32Constant(b, loc, 1));
+  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair);
+}

@@ -114,6 +114,11 @@ mlir::Value shuffleUp(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
 mlir::Value shuffleIndex(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value value, mlir::Value srcLane);
 
+/// Two 16-bit values as the 32-bit register an MMA operand is made of:
+/// `low` (the lower K or N index) in bits 0-15.
+mlir::Value packHalves(mlir::OpBuilder &b, mlir::Location loc, mlir::Value low,
+                       mlir::Value high);
+
 /// Row-major linear index of a coordinate (i32 values) in `shape`.
 mlir::Value linearize(mlir::OpBuilder &b, mlir::Location loc,
                       llvm::ArrayRef<mlir::Value> coordinate,

@@ -280,17 +280,6 @@ static SmallVector<Value> emitWgmma(OpBuilder &b, Location loc,
   return unpack(b, loc, result);
 }
 
-/// Two 16-bit values as one 32-bit register, `low` in bits 0-15.
-static Value packPair(OpBuilder &b, Location loc, Value low, Value high) {
-  auto pairType = VectorType::get({2}, low.getType());
-  Value pair = LLVM::PoisonOp::create(b, loc, pairType);
-  pair =
-      LLVM::InsertElementOp::create(b, loc, pair, low, i32Constant(b, loc, 0));
-  pair =
-      LLVM::InsertElementOp::create(b, loc, pair, high, i32Constant(b, loc, 1));
-  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair);
-}
-
 namespace {
 struct WarpGroupDotLowering : public OpConversionPattern<WarpGroupDotOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -382,7 +371,7 @@ struct WarpGroupDotLowering : public OpConversionPattern<WarpGroupDotOp> {
                                      "rows "
                                   << origin[0] << ", K " << k0;
           for (unsigned pair = 0; pair < 4; ++pair)
-            aFragment.push_back(packPair(rewriter, loc,
+            aFragment.push_back(packHalves(rewriter, loc,
                                          aRegs[it->second + 2 * pair],
                                          aRegs[it->second + 2 * pair + 1]));
         }
