@@ -177,9 +177,10 @@ Value gpu_lowering::getSharedMemoryBase(OpBuilder &b, Location loc,
           tpxgpu::TPXGPUDialect::kSharedOffsetAttrName))
     offset = placed.getInt();
   auto module = user->getParentOfType<ModuleOp>();
-  auto recorded = module->getAttrOfType<IntegerAttr>(kSharedBytesAttr);
+  auto recorded = module->getAttrOfType<IntegerAttr>(
+      tpxgpu::TPXGPUDialect::kSharedBytesAttrName);
   if (!recorded || recorded.getInt() < static_cast<int64_t>(offset + bytes))
-    module->setAttr(kSharedBytesAttr,
+    module->setAttr(tpxgpu::TPXGPUDialect::kSharedBytesAttrName,
                     b.getI64IntegerAttr(static_cast<int64_t>(offset + bytes)));
   // The global itself is created by the pass before the conversion starts
   // (patterns may not add ops outside the op they rewrite).

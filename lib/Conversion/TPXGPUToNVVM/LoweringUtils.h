@@ -27,10 +27,6 @@ namespace tpx::gpu_lowering {
 using tpxgpu::Coordinate;
 using tpxgpu::LinearLayout;
 
-/// Module attribute holding the dynamic shared memory (bytes) the lowered
-/// kernel needs; the compiler copies it into the artifact.
-inline constexpr llvm::StringLiteral kSharedBytesAttr =
-    tpxgpu::TPXGPUDialect::kSharedBytesAttrName;
 /// The symbol of the kernel's dynamic shared memory array.
 inline constexpr llvm::StringLiteral kSharedMemorySymbol = "tpx_shared_memory";
 /// Address spaces of NVPTX.

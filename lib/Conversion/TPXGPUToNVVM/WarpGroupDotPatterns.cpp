@@ -51,7 +51,6 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <string>
@@ -74,8 +73,8 @@ struct SharedOperand {
   Value base; // !llvm.ptr<3>
   unsigned swizzle;
   unsigned elementBytes;
-  int64_t outer;     // extent of the non-contiguous dimension
-  bool kContiguous;  // K-major (true) or MN-major
+  int64_t outer;    // extent of the non-contiguous dimension
+  bool kContiguous; // K-major (true) or MN-major
   uint64_t constantBits = 0;
 
   /// Byte offset (before swizzling) of element (inner i, outer o).
@@ -161,8 +160,8 @@ static FailureOr<SharedOperand> describeSharedOperand(Operation *op,
 /// The descriptor of `operand` starting at byte `offset` (i32) into it.
 static Value buildDescriptor(OpBuilder &b, Location loc,
                              const SharedOperand &operand, Value offset) {
-  Value address = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(),
-                                           operand.base);
+  Value address =
+      LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), operand.base);
   address = LLVM::AddOp::create(b, loc, address, offset);
   Value field = LLVM::AndOp::create(
       b, loc, LLVM::LShrOp::create(b, loc, address, i32Constant(b, loc, 4)),
@@ -297,8 +296,8 @@ struct WarpGroupDotLowering : public OpConversionPattern<WarpGroupDotOp> {
     auto bType = cast<MemDescType>(op.getB().getType());
     Type abElement = bType.getElementType();
     if (!abElement.isF16() && !abElement.isBF16())
-      return wgmmaError(op) << "only f16 and bf16 operands are lowered, got "
-                            << abElement;
+      return wgmmaError(op)
+             << "only f16 and bf16 operands are lowered, got " << abElement;
     std::optional<LinearLayout> acc = getLayout(op, accType);
     if (!acc)
       return failure();
@@ -310,8 +309,8 @@ struct WarpGroupDotLowering : public OpConversionPattern<WarpGroupDotOp> {
       return wgmmaError(op) << "K (" << k << ") must be a multiple of 16";
 
     Location loc = op.getLoc();
-    FailureOr<SharedOperand> bShared = describeSharedOperand(
-        op, bType, adaptor.getB(), /*kDim=*/0);
+    FailureOr<SharedOperand> bShared =
+        describeSharedOperand(op, bType, adaptor.getB(), /*kDim=*/0);
     if (failed(bShared))
       return failure();
     std::optional<SharedOperand> aShared;
@@ -351,18 +350,18 @@ struct WarpGroupDotLowering : public OpConversionPattern<WarpGroupDotOp> {
     for (unsigned tile = 0, e = c.size() / perInstr; tile < e; ++tile) {
       Coordinate origin =
           acc->getContribution(LinearLayout::Register, tile * perInstr);
-      ArrayRef<Value> tileRegs = ArrayRef<Value>(c).slice(tile * perInstr,
-                                                          perInstr);
+      ArrayRef<Value> tileRegs =
+          ArrayRef<Value>(c).slice(tile * perInstr, perInstr);
       SmallVector<Value> current(tileRegs);
       for (int64_t k0 = 0; k0 < k; k0 += kInstrK) {
-        Value bOffset = bShared->offsetAt(rewriter, loc, k0, origin[1],
-                                          groupCol);
+        Value bOffset =
+            bShared->offsetAt(rewriter, loc, k0, origin[1], groupCol);
         Value bDesc = buildDescriptor(rewriter, loc, *bShared, bOffset);
         Value aDesc;
         SmallVector<Value> aFragment;
         if (aShared) {
-          Value aOffset = aShared->offsetAt(rewriter, loc, k0, origin[0],
-                                            groupRow);
+          Value aOffset =
+              aShared->offsetAt(rewriter, loc, k0, origin[0], groupRow);
           aDesc = buildDescriptor(rewriter, loc, *aShared, aOffset);
         } else {
           auto it = aIndex.find({origin[0], k0});
@@ -372,8 +371,8 @@ struct WarpGroupDotLowering : public OpConversionPattern<WarpGroupDotOp> {
                                   << origin[0] << ", K " << k0;
           for (unsigned pair = 0; pair < 4; ++pair)
             aFragment.push_back(packHalves(rewriter, loc,
-                                         aRegs[it->second + 2 * pair],
-                                         aRegs[it->second + 2 * pair + 1]));
+                                           aRegs[it->second + 2 * pair],
+                                           aRegs[it->second + 2 * pair + 1]));
         }
         current = emitWgmma(rewriter, loc, current, aDesc, aFragment, bDesc,
                             instrN, abType,
@@ -401,8 +400,7 @@ struct WarpGroupDotWaitLowering
   LogicalResult
   matchAndRewrite(tpxgpu::WarpGroupDotWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, op.getLoc(),
-                                       op.getPendings());
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, op.getLoc(), op.getPendings());
     rewriter.replaceOp(op, adaptor.getInputs());
     return success();
   }

@@ -20,8 +20,9 @@ using namespace tpx::tpxgpu;
 /// Ops a dot chain passes through: layout conversions and pure elementwise
 /// ops (casts, exp, scaling).
 static bool passesThroughDotChain(Operation *op) {
-  return op && (isa<ConvertLayoutOp>(op) ||
-                (op->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(op)));
+  return op &&
+         (isa<ConvertLayoutOp>(op) ||
+          (op->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(op)));
 }
 
 static constexpr unsigned kMaxDotChainDepth = 12;

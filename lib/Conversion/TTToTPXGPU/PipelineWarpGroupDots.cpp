@@ -101,18 +101,18 @@ static void pipeline(WarpGroupDotOp dot, scf::ForOp loop, unsigned accIndex) {
   if (!slot.getType().isInteger(32))
     slot = arith::IndexCastOp::create(body, loc, body.getI32Type(), slot);
 
-  auto restage = [&](LocalAllocOp alloc, Value buffers) -> Value {
+  // The staged value goes to this iteration's buffer instead.
+  auto restage = [&](LocalAllocOp alloc, Value buffers) {
     OpBuilder at(alloc);
     auto view = MemDescType::get(
         alloc.getType().getShape(), alloc.getType().getElementType(),
         alloc.getType().getEncoding(), /*mutableMemory=*/true,
         cast<MemDescType>(buffers.getType()).getShape());
-    Value buffer = MemDescIndexOp::create(at, alloc.getLoc(), view, buffers,
-                                          slot);
+    Value buffer =
+        MemDescIndexOp::create(at, alloc.getLoc(), view, buffers, slot);
     LocalStoreOp::create(at, alloc.getLoc(), alloc.getSrc(), buffer);
     alloc.getResult().replaceAllUsesWith(buffer);
     alloc.erase();
-    return buffer;
   };
   if (allocA)
     restage(allocA, buffersA);

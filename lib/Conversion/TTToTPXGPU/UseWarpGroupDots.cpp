@@ -61,9 +61,9 @@ static NvidiaMmaEncodingAttr chooseLayout(MLIRContext *context, int64_t m,
       return {};
   }
   int64_t instrN = std::min(kMaxInstrN, n / groupsN);
-  return NvidiaMmaEncodingAttr::get(
-      context, /*version=*/3, {groupsM * kWarpsPerGroup, groupsN},
-      {16, unsigned(instrN), unsigned(kInstrK)});
+  return NvidiaMmaEncodingAttr::get(context, /*version=*/3,
+                                    {groupsM * kWarpsPerGroup, groupsN},
+                                    {16, unsigned(instrN), unsigned(kInstrK)});
 }
 
 /// The widest hardware swizzle (128, 64 or 32 bytes) not wider than the
@@ -82,19 +82,15 @@ static Value stripConversion(Value value) {
   return value;
 }
 
-static RankedTensorType withLayout(RankedTensorType type, Attribute layout) {
-  return RankedTensorType::get(type.getShape(), type.getElementType(), layout);
-}
-
 /// `tensor` copied into a fresh shared buffer in the nvmma layout whose
 /// contiguous dimension is the last (K for A, N for B).
 static Value stageInSharedMemory(OpBuilder &b, Location loc, Value tensor,
                                  unsigned swizzle) {
   auto type = cast<RankedTensorType>(tensor.getType());
   Type element = type.getElementType();
-  auto layout = NvmmaSharedEncodingAttr::get(
-      b.getContext(), swizzle, /*transposed=*/false,
-      element.getIntOrFloatBitWidth());
+  auto layout = NvmmaSharedEncodingAttr::get(b.getContext(), swizzle,
+                                             /*transposed=*/false,
+                                             element.getIntOrFloatBitWidth());
   auto buffer = MemDescType::get(type.getShape(), element, layout,
                                  /*mutableMemory=*/false);
   return LocalAllocOp::create(b, loc, buffer, tensor);
@@ -107,8 +103,7 @@ static bool isWgmmaDot(tt::DotOp dot) {
     return false;
   Type a = dot.getA().getType().getElementType();
   Type b = dot.getB().getType().getElementType();
-  return a == b && (a.isF16() || a.isBF16()) &&
-         acc.getElementType().isF32() &&
+  return a == b && (a.isF16() || a.isBF16()) && acc.getElementType().isF32() &&
          dot.getA().getType().getShape()[1] % kInstrK == 0;
 }
 
@@ -138,18 +133,19 @@ static void rewriteDot(tt::DotOp dot, unsigned numWarps) {
   if (isComputedFromDot(a)) {
     auto aType = cast<RankedTensorType>(a.getType());
     auto operandLayout = DotOperandEncodingAttr::get(
-        dot.getContext(), 0, layout, getMmaOperandKWidth(aType.getElementType()));
-    aOperand =
-        ConvertLayoutOp::create(b, loc, withLayout(aType, operandLayout), a);
+        dot.getContext(), 0, layout,
+        getMmaOperandKWidth(aType.getElementType()));
+    aOperand = ConvertLayoutOp::create(
+        b, loc, aType.cloneWithEncoding(operandLayout), a);
   } else {
     aOperand = stageInSharedMemory(b, loc, a, swizzleA);
   }
   Value bOperand =
       stageInSharedMemory(b, loc, stripConversion(dot.getB()), swizzleB);
-  Value c = ConvertLayoutOp::create(b, loc, withLayout(acc, layout),
+  Value c = ConvertLayoutOp::create(b, loc, acc.cloneWithEncoding(layout),
                                     stripConversion(dot.getC()));
   auto wgmma = WarpGroupDotOp::create(
-      b, loc, withLayout(acc, layout), aOperand, bOperand, c,
+      b, loc, acc.cloneWithEncoding(layout), aOperand, bOperand, c,
       /*useC=*/Value(), dot.getInputPrecision(), dot.getMaxNumImpreciseAcc(),
       /*isAsync=*/false);
   Value back = ConvertLayoutOp::create(b, loc, acc, wgmma.getD());
