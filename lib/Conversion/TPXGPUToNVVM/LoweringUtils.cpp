@@ -38,6 +38,11 @@ TensorTypeConverter::TensorTypeConverter(MLIRContext *context)
   addConversion([](tpxgpu::MemDescType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext(), kSharedAddressSpace);
   });
+  // Async tokens only order ops in the IR; the hardware tracks cp.async
+  // groups per thread (AsyncCopyPatterns.cpp).
+  addConversion([](tpxgpu::AsyncTokenType type) -> Type {
+    return IntegerType::get(type.getContext(), 32);
+  });
   addConversion([](RankedTensorType type) -> std::optional<Type> {
     if (!type.getEncoding())
       return std::nullopt;

@@ -208,6 +208,13 @@ std::optional<unsigned> getLdmatrixOperand(mlir::RankedTensorType type);
 unsigned getRegisterRun(const LinearLayout &layout, unsigned dim,
                         unsigned maxElements);
 
+/// How many registers of `layout`, from each multiple of the result, one
+/// global access of `op` (a tt.load/tt.store or async copy) may move: a
+/// run along one dimension within what its `tpxgpu.contiguity` proves and
+/// 16 bytes (MemoryPatterns.cpp); 1 without the attribute.
+unsigned getVectorWidth(mlir::Operation *op, const LinearLayout &layout,
+                        unsigned elementBytes);
+
 /// Builds the inline-PTX asm op `asmText` with `constraints`, returning its
 /// result (null for none).
 mlir::Value inlinePtx(mlir::OpBuilder &b, mlir::Location loc,
@@ -233,6 +240,8 @@ void populateMemoryPatterns(TensorTypeConverter &converter,
                             mlir::RewritePatternSet &patterns);
 void populateSharedMemoryPatterns(TensorTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
+void populateAsyncCopyPatterns(TensorTypeConverter &converter,
+                               mlir::RewritePatternSet &patterns);
 void populateReducePatterns(TensorTypeConverter &converter,
                             mlir::RewritePatternSet &patterns);
 void populateScanPatterns(TensorTypeConverter &converter,

@@ -156,6 +156,8 @@ struct VectorAccess {
   char getConstraint() const { return wordBits == 32 ? 'r' : 'h'; }
 };
 
+} // namespace
+
 /// How many registers, starting at each multiple of the result, one access
 /// can move: the largest power of two `v` such that
 ///  * register bits 0..log2(v)-1 step by 1, 2, 4, ... along one dimension d,
@@ -166,8 +168,8 @@ struct VectorAccess {
 ///    records for d: consecutive pointers, the group's first address aligned
 ///    to the whole access, one mask value.
 /// Returns 1 when `op` carries no such attribute.
-static unsigned getVectorWidth(Operation *op, const LinearLayout &layout,
-                               unsigned elementBytes) {
+unsigned gpu_lowering::getVectorWidth(Operation *op, const LinearLayout &layout,
+                                      unsigned elementBytes) {
   auto contiguity = op->getAttrOfType<DenseI64ArrayAttr>(
       tpxgpu::TPXGPUDialect::kContiguityAttrName);
   unsigned rank = layout.getRank();
@@ -218,6 +220,8 @@ static unsigned getVectorWidth(Operation *op, const LinearLayout &layout,
     width /= 2;
   return width < 1 ? 1 : static_cast<unsigned>(width);
 }
+
+namespace {
 
 /// An element as the integer it is in memory (i1 as a byte, pointers as
 /// i64), and back.

@@ -23,7 +23,7 @@
 // (tpxgpu-insert-barriers, or the author of the IR).
 //
 //===----------------------------------------------------------------------===//
-#include "LoweringUtils.h"
+#include "SharedView.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
@@ -34,104 +34,9 @@
 using namespace mlir;
 using namespace tpx;
 using namespace tpx::gpu_lowering;
-using tpxgpu::MemDescType;
-using tpxgpu::SharedLayout;
 
-namespace {
-/// LLVM arithmetic on i32 for SharedLayout::emitByteOffset, folding the
-/// constant operands the offset function produces (zero rows, unit
-/// strides) so the emitted code stays small.
-struct LLVMOffsetOps {
-  using Value = mlir::Value;
-  OpBuilder &b;
-  Location loc;
-
-  std::optional<int64_t> constantOf(Value v) {
-    if (auto c = v.getDefiningOp<LLVM::ConstantOp>())
-      if (auto attr = dyn_cast<IntegerAttr>(c.getValue()))
-        return attr.getInt();
-    return std::nullopt;
-  }
-  Value constant(int64_t v) { return i32Constant(b, loc, v); }
-  Value add(Value x, Value y) {
-    auto cx = constantOf(x), cy = constantOf(y);
-    if (cx && cy)
-      return constant(*cx + *cy);
-    if (cx && *cx == 0)
-      return y;
-    if (cy && *cy == 0)
-      return x;
-    return LLVM::AddOp::create(b, loc, x, y);
-  }
-  Value mul(Value x, int64_t c) {
-    if (auto cx = constantOf(x))
-      return constant(*cx * c);
-    if (c == 1)
-      return x;
-    if (c == 0)
-      return constant(0);
-    return LLVM::MulOp::create(b, loc, x, constant(c));
-  }
-  Value shr(Value x, unsigned s) {
-    if (auto cx = constantOf(x))
-      return constant(*cx >> s);
-    return s ? LLVM::LShrOp::create(b, loc, x, constant(s)) : x;
-  }
-  Value shl(Value x, unsigned s) {
-    if (auto cx = constantOf(x))
-      return constant(*cx << s);
-    return s ? LLVM::ShlOp::create(b, loc, x, constant(s)) : x;
-  }
-  Value mask(Value x, int64_t m) {
-    if (auto cx = constantOf(x))
-      return constant(*cx & m);
-    if (m == 0)
-      return constant(0);
-    return LLVM::AndOp::create(b, loc, x, constant(m));
-  }
-  Value bitXor(Value x, Value y) {
-    auto cx = constantOf(x), cy = constantOf(y);
-    if (cx && cy)
-      return constant(*cx ^ *cy);
-    if (cx && *cx == 0)
-      return y;
-    if (cy && *cy == 0)
-      return x;
-    return LLVM::XOrOp::create(b, loc, x, y);
-  }
-};
-
-/// A memdesc as the lowering sees it: its address map and pointer.
-struct SharedView {
-  SharedLayout layout;
-  MemDescType type;
-  Value pointer;
-
-  /// The address of view element `coordinate` (i32 values).
-  Value address(OpBuilder &b, Location loc, ArrayRef<Value> coordinate) const {
-    SmallVector<Value> full;
-    unsigned dropped = layout.getAllocShape().size() - coordinate.size();
-    for (unsigned d = 0; d < dropped; ++d)
-      full.push_back(i32Constant(b, loc, 0));
-    full.append(coordinate.begin(), coordinate.end());
-    LLVMOffsetOps ops{b, loc};
-    Value offset = layout.emitByteOffset(ops, full);
-    return LLVM::GEPOp::create(b, loc, pointer.getType(), b.getI8Type(),
-                               pointer, ArrayRef<LLVM::GEPArg>{offset});
-  }
-  /// The view dimension that is contiguous in memory, if the view has it.
-  std::optional<unsigned> contiguousDim() const {
-    unsigned dropped = layout.getAllocShape().size() - type.getRank();
-    unsigned dim = layout.getContiguousDim();
-    if (dim < dropped)
-      return std::nullopt;
-    return dim - dropped;
-  }
-};
-} // namespace
-
-static FailureOr<SharedView> getView(Operation *op, Value memdesc,
-                                     Value pointer) {
+FailureOr<SharedView> gpu_lowering::getView(Operation *op, Value memdesc,
+                                            Value pointer) {
   auto type = cast<MemDescType>(memdesc.getType());
   std::string why;
   std::optional<SharedLayout> layout = SharedLayout::get(type, &why);
@@ -140,11 +45,9 @@ static FailureOr<SharedView> getView(Operation *op, Value memdesc,
   return SharedView{*layout, type, pointer};
 }
 
-/// Elements per access: a run of registers that hold consecutive elements
-/// along the contiguous dimension and are consecutive in memory, at most 16
-/// bytes, and aligned to its size.
-static unsigned getAccessWidth(const SharedView &view, const LinearLayout &regs,
-                               unsigned bytes) {
+unsigned gpu_lowering::getAccessWidth(const SharedView &view,
+                                      const LinearLayout &regs,
+                                      unsigned bytes) {
   std::optional<unsigned> dim = view.contiguousDim();
   if (!dim)
     return 1;
@@ -153,10 +56,8 @@ static unsigned getAccessWidth(const SharedView &view, const LinearLayout &regs,
                                  std::max(1u, 16 / bytes)));
 }
 
-/// The byte stride between rows of a padded layout must keep accesses of
-/// `width` elements aligned; shrink until it does.
-static unsigned alignToRows(const SharedView &view, unsigned width,
-                            unsigned bytes) {
+unsigned gpu_lowering::alignToRows(const SharedView &view, unsigned width,
+                                   unsigned bytes) {
   ArrayRef<int64_t> shape = view.layout.getAllocShape();
   if (shape.size() < 2 + view.layout.getNumBufferDims())
     return width;

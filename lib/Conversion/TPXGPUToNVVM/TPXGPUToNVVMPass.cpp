@@ -98,6 +98,7 @@ struct ConvertTPXGPUToNVVMPass
     populateShapePatterns(converter, patterns);
     populateMemoryPatterns(converter, patterns);
     populateSharedMemoryPatterns(converter, patterns);
+    populateAsyncCopyPatterns(converter, patterns);
     populateReducePatterns(converter, patterns);
     populateScanPatterns(converter, patterns);
     populateDotPatterns(converter, patterns);

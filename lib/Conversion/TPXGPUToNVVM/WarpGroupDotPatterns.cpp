@@ -35,10 +35,12 @@
 // multiples of 8 rows, so the start addresses need no base offset.
 //
 // Memory ordering. The operands were written with ordinary shared stores
-// (generic proxy); wgmma reads through the async proxy. Every thread fences
-// (`fence.proxy.async.shared::cta`) after its stores, then a CTA barrier
-// makes all of them visible before the first wgmma. `wgmma.fence` orders
-// the accumulator registers' earlier writes before the MMAs read them.
+// or cp.async (generic proxy); wgmma reads through the async proxy. The IR
+// orders that, visibly: `tpxgpu.fence_async_shared` in every writing
+// thread, then `tpxgpu.barrier`, before the dot (tpxgpu-use-wgmma and the
+// pipeliners place them). The lowering only adds `wgmma.fence`, which
+// orders the accumulator registers' earlier writes before the MMAs read
+// them.
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringUtils.h"
@@ -337,10 +339,8 @@ struct WarpGroupDotLowering : public OpConversionPattern<WarpGroupDotOp> {
       }
     }
 
-    // Make every thread's shared-memory stores visible to the async proxy.
-    inlinePtx(rewriter, loc, Type(), {}, "fence.proxy.async.shared::cta;", "",
-              /*sideEffects=*/true);
-    emitBarrier(rewriter, loc);
+    // The operands' writers fenced and barriered in the IR (see the file
+    // comment); wgmma.fence orders the accumulator registers.
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
 
     auto [groupRow, groupCol] = getWarpGroupOrigin(rewriter, loc, *acc);

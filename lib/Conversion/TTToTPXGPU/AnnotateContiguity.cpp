@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "tpx/Analysis/AxisInfo.h"
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
 #include "tpx/Dialect/TT/IR/TTTypes.h"
 
@@ -97,6 +98,8 @@ struct TPXGPUAnnotateContiguityPass
         annotate(op, store.getPtr(), store.getMask());
       else if (auto atomic = dyn_cast<tt::AtomicRMWOp>(op))
         annotate(op, atomic.getPtr(), atomic.getMask());
+      else if (auto copy = dyn_cast<tpxgpu::AsyncCopyGlobalToLocalOp>(op))
+        annotate(op, copy.getSrc(), copy.getMask());
       else if (auto cas = dyn_cast<tt::AtomicCASOp>(op))
         annotate(op, cas.getPtr(), Value());
     });

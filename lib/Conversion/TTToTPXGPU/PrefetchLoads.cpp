@@ -11,11 +11,11 @@
 // by CSE.
 //
 //===----------------------------------------------------------------------===//
+#include "LoopSlices.h"
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
 
 #include "tpx/Dialect/TT/IR/TTOps.h"
 
-#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -29,45 +29,6 @@ using namespace mlir;
 using namespace tpx;
 
 namespace {
-
-/// The ops of `loop`'s body that `value` depends on, in dominance order;
-/// fails if any of them may not be recomputed freely (memory access,
-/// regions, dots: their cost or effects forbid a second copy).
-static FailureOr<SetVector<Operation *>> getRecomputableSlice(scf::ForOp loop,
-                                                              Value value) {
-  SetVector<Operation *> slice;
-  BackwardSliceOptions options;
-  options.inclusive = true;
-  options.omitBlockArguments = true;
-  options.filter = [&](Operation *op) {
-    return op->getParentOp() == loop.getOperation();
-  };
-  if (Operation *def = value.getDefiningOp())
-    if (def->getParentOp() == loop.getOperation())
-      if (failed(getBackwardSlice(def, &slice, options)))
-        return failure();
-  for (Operation *op : slice)
-    if (op->getNumRegions() != 0 || !isMemoryEffectFree(op) ||
-        isa<tt::DotOp, tt::DotScaledOp>(op))
-      return failure();
-  return slice;
-}
-
-/// The region arguments (iteration values) a slice reads.
-static void collectIterArgs(scf::ForOp loop, ArrayRef<Value> roots,
-                            const SetVector<Operation *> &slice,
-                            SetVector<unsigned> &iterArgs) {
-  auto visit = [&](Value v) {
-    auto arg = dyn_cast<BlockArgument>(v);
-    if (arg && arg.getOwner() == loop.getBody() && arg.getArgNumber() > 0)
-      iterArgs.insert(arg.getArgNumber() - 1);
-  };
-  for (Value root : roots)
-    visit(root);
-  for (Operation *op : slice)
-    for (Value operand : op->getOperands())
-      visit(operand);
-}
 
 /// A load worth prefetching and what computing its operands needs.
 struct Candidate {
@@ -210,9 +171,7 @@ Value LoopPrefetcher::cloneLoad(OpBuilder &b, const Candidate &c,
   Location loc = load.getLoc();
   Value guard = exists;
   if (auto tensor = dyn_cast<RankedTensorType>(load.getPtr().getType()))
-    guard = tt::SplatOp::create(
-        b, loc, RankedTensorType::get(tensor.getShape(), b.getI1Type()),
-        exists);
+    guard = tt::SplatOp::create(b, loc, tensor.clone(b.getI1Type()), exists);
   // Keep the new ops before the load.
   if (Operation *def = guard.getDefiningOp())
     def->moveBefore(load);

@@ -10,7 +10,13 @@
 //   tpxgpu.barrier
 //   %a_s = tpxgpu.local_alloc %a -> memdesc<MxK, #nvmma_shared>
 //   %b_s = tpxgpu.local_alloc %b -> memdesc<KxN, #nvmma_shared>
+//   tpxgpu.fence_async_shared
+//   tpxgpu.barrier
 //   %d   = tpxgpu.warp_group_dot %a_s, %b_s, %c -> tensor<MxN, #mma_v3>
+//
+// The first barrier orders the stores after earlier readers of the bytes;
+// the fence and the second barrier make every thread's stores visible to
+// the async proxy, through which wgmma reads shared memory.
 //
 // A stays in registers (dot_op of the version-3 layout) when it is computed
 // from another dot (attention's P): wgmma takes A from registers, and the
@@ -82,17 +88,38 @@ static Value stripConversion(Value value) {
   return value;
 }
 
+/// True when `tensor`'s registers run along dimension 0: a B operand
+/// loaded K-contiguous (attention's K^T), best staged K-major so that the
+/// stores (or async copies) keep the global vector width.
+static bool runsAlongFirstDim(Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  auto blocked = dyn_cast_or_null<BlockedEncodingAttr>(type.getEncoding());
+  return blocked && blocked.getOrder().front() == 0 &&
+         blocked.getSizePerThread()[0] > 1;
+}
+
 /// `tensor` copied into a fresh shared buffer in the nvmma layout whose
-/// contiguous dimension is the last (K for A, N for B).
+/// contiguous dimension is the last (K for A, N for B), or the first when
+/// `transposed` (K for B). The copy goes right after `tensor`'s definition
+/// when that lies outside the dot's block (a loop-invariant operand such as
+/// attention's Q is staged once, not every iteration), else at `b`.
 static Value stageInSharedMemory(OpBuilder &b, Location loc, Value tensor,
-                                 unsigned swizzle) {
+                                 unsigned swizzle, bool transposed = false) {
   auto type = cast<RankedTensorType>(tensor.getType());
   Type element = type.getElementType();
-  auto layout = NvmmaSharedEncodingAttr::get(b.getContext(), swizzle,
-                                             /*transposed=*/false,
-                                             element.getIntOrFloatBitWidth());
+  auto layout = NvmmaSharedEncodingAttr::get(
+      b.getContext(), swizzle, transposed, element.getIntOrFloatBitWidth());
   auto buffer = MemDescType::get(type.getShape(), element, layout,
                                  /*mutableMemory=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  Block *definedIn = isa<BlockArgument>(tensor)
+                         ? cast<BlockArgument>(tensor).getOwner()
+                         : tensor.getDefiningOp()->getBlock();
+  if (definedIn != b.getInsertionBlock()) {
+    b.setInsertionPointAfterValue(tensor);
+    // Earlier readers of reused bytes, as for the per-dot staging.
+    BarrierOp::create(b, loc);
+  }
   return LocalAllocOp::create(b, loc, buffer, tensor);
 }
 
@@ -116,8 +143,11 @@ static void rewriteDot(tt::DotOp dot, unsigned numWarps) {
     return;
   unsigned bytes = dot.getA().getType().getElementTypeBitWidth() / 8;
   int64_t k = dot.getA().getType().getShape()[1];
+  Value b0 = stripConversion(dot.getB());
+  bool kMajorB = runsAlongFirstDim(b0);
   unsigned swizzleA = chooseSwizzle(k * bytes);
-  unsigned swizzleB = chooseSwizzle(layout.getInstrShape()[1] * bytes);
+  unsigned swizzleB =
+      chooseSwizzle((kMajorB ? k : int64_t(layout.getInstrShape()[1])) * bytes);
   if (!swizzleA || !swizzleB)
     return;
 
@@ -125,8 +155,7 @@ static void rewriteDot(tt::DotOp dot, unsigned numWarps) {
   Location loc = dot.getLoc();
   // The staging buffers may reuse bytes that earlier ops (the previous
   // iteration's dot, a conversion's scratch) still read in other warps:
-  // every thread must be past those reads before the stores. The wgmma
-  // lowering adds the barrier between the stores and the MMAs.
+  // every thread must be past those reads before the stores.
   BarrierOp::create(b, loc);
   Value a = stripConversion(dot.getA());
   Value aOperand;
@@ -140,10 +169,12 @@ static void rewriteDot(tt::DotOp dot, unsigned numWarps) {
   } else {
     aOperand = stageInSharedMemory(b, loc, a, swizzleA);
   }
-  Value bOperand =
-      stageInSharedMemory(b, loc, stripConversion(dot.getB()), swizzleB);
+  Value bOperand = stageInSharedMemory(b, loc, b0, swizzleB, kMajorB);
   Value c = ConvertLayoutOp::create(b, loc, acc.cloneWithEncoding(layout),
                                     stripConversion(dot.getC()));
+  // Every thread's stores, visible to the async proxy wgmma reads through.
+  FenceAsyncSharedOp::create(b, loc);
+  BarrierOp::create(b, loc);
   auto wgmma = WarpGroupDotOp::create(
       b, loc, acc.cloneWithEncoding(layout), aOperand, bOperand, c,
       /*useC=*/Value(), dot.getInputPrecision(), dot.getMaxNumImpreciseAcc(),

@@ -36,11 +36,15 @@ static constexpr const char *kNvidiaTTIRPasses =
     "tpxgpu-lower-tensor-descriptors,tpxgpu-lower-block-pointers";
 
 static constexpr const char *kSimtTTGIRPasses =
-    "tpxgpu-prefetch-loads,canonicalize,cse,"
     "convert-tt-to-tpxgpu,tpxgpu-use-wgmma,canonicalize,"
     "tpxgpu-remove-layout-conversions,canonicalize,loop-invariant-code-motion,"
-    "cse,tpxgpu-pipeline-wgmma,tpxgpu-annotate-contiguity,"
-    "tpxgpu-allocate-shared-memory";
+    "cse,tpxgpu-annotate-contiguity,tpxgpu-pipeline-async-copies,"
+    "tpxgpu-prefetch-loads,canonicalize,cse,tpxgpu-pipeline-wgmma,"
+    "tpxgpu-annotate-contiguity,tpxgpu-allocate-shared-memory";
+// Software pipelining comes after the layouts: tpxgpu-pipeline-async-copies
+// needs the dots' staging (tpxgpu-use-wgmma) and the loads' vector widths
+// (the first tpxgpu-annotate-contiguity); the register prefetcher and the
+// async-wgmma pass then take the loops it left.
 // tpxgpu-annotate-contiguity comes after every rewrite of memory ops: the
 // vector widths the SIMT loads and stores may use (tpxgpu.contiguity).
 // tpxgpu-allocate-shared-memory is last. convert-tpxgpu-to-nvvm leaves
@@ -157,6 +161,8 @@ TargetBackend tpx::getNVIDIABackend() {
   backend.choosePipeline = choosePipeline;
   backend.launchOptions = {
       {"convert-tt-to-tpxgpu", "num-warps", LaunchOptionSlot::NumWarps},
+      {"tpxgpu-pipeline-async-copies", "num-stages",
+       LaunchOptionSlot::NumStages},
       {"tpxgpu-prefetch-loads", "num-stages", LaunchOptionSlot::NumStages},
       {"tpxgpu-pipeline-wgmma", "num-stages", LaunchOptionSlot::NumStages}};
   backend.accepts = {{"ttir", StageAcceptance::Kernel, {}},

@@ -33,3 +33,19 @@ module attributes {"tpxgpu.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// cp.async zero-fills: a non-zero `other` is an error, not a wrong answer.
+#b = #tpxgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nv = #tpxgpu.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
+  tt.func private @copy_other(%p: tensor<128x32x!tt.ptr<f16>, #b>, %m: tensor<128x32xi1, #b>) {
+    %one = arith.constant dense<1.000000e+00> : tensor<128x32xf16, #b>
+    %buf = tpxgpu.local_alloc {"tpxgpu.shared-offset" = 0 : i64} : !tpxgpu.memdesc<128x32xf16, #nv, mutable>
+    // expected-error @below {{with an 'other' that is not zero cannot be lowered to cp.async}}
+    // expected-error @below {{failed to legalize operation}}
+    %t = tpxgpu.async_copy_global_to_local %p, %buf mask %m other %one {tpxgpu.contiguity = array<i64: 1, 8>} : tensor<128x32x!tt.ptr<f16>, #b> -> !tpxgpu.memdesc<128x32xf16, #nv, mutable>
+    tt.return
+  }
+}

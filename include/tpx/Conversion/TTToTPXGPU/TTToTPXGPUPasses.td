@@ -54,9 +54,9 @@ def TPXGPUPrefetchLoads : Pass<"tpxgpu-prefetch-loads", "::mlir::ModuleOp"> {
     iteration i and carried to it, and the loads of iteration 0 move before
     the loop. The loads then run while the rest of the iteration computes.
     Prefetched loads are predicated on the iteration existing, so nothing
-    is read that the original loop would not read. Runs on TTIR (before
-    layouts) when `num-stages` is 2 or more. Only the NVIDIA `simt` pipeline
-    runs it.
+    is read that the original loop would not read. Runs when `num-stages`
+    is 2 or more; the NVIDIA `simt` pipeline runs it in the ttgir stage
+    after tpxgpu-pipeline-async-copies, on the loads that pass left.
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
@@ -141,6 +141,37 @@ def TPXGPUPipelineWarpGroupDots
                            "::mlir::arith::ArithDialect"];
 }
 
+def TPXGPUPipelineAsyncCopies
+    : Pass<"tpxgpu-pipeline-async-copies", "::mlir::ModuleOp"> {
+  let summary = "Feed a loop's warp-group dots with multi-buffered cp.async copies";
+  let description = [{
+    For an scf.for whose body loads a dot operand (`tt.load` without a
+    non-zero `other`, its only user a `local_alloc` read only by
+    synchronous `warp_group_dot`s of the body, copies of at least 4 bytes
+    per `tpxgpu.contiguity`): with S = `num-stages` and D = S - 1, each such
+    operand gets an S-buffer mutable `local_alloc` before the loop. The
+    loads of iterations 0..D-1 become `async_copy_global_to_local` into
+    buffers 0..D-1 before the loop, one `async_commit_group` per iteration;
+    iteration i waits for its group (`async_wait num = D-1`) before the
+    dot's fence and barrier, then copies iteration i+D's operands into
+    buffer (i+D) mod S (which the barrier proves every thread has finished
+    reading, in iteration i-1) and commits, and the dot reads buffer i mod
+    S. The pointers and other loop values the copies need are carried D
+    iterations ahead in new iter_args; masks gain `iteration < upper
+    bound`, so copies past the end read nothing. After the loop,
+    `async_wait num = 0` and a barrier retire the copies still in flight.
+    Loops it cannot prove it may rewrite are left as they are (the
+    register path, tpxgpu-prefetch-loads and tpxgpu-pipeline-wgmma, then
+    applies). Nothing happens when `num-stages` is below 2.
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
+           "Triton's num_stages: shared buffers per pipelined operand">
+  ];
+  let dependentDialects = ["::tpx::tpxgpu::TPXGPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TPXGPUAllocateSharedMemory
     : Pass<"tpxgpu-allocate-shared-memory", "::mlir::ModuleOp"> {
   let summary = "Give every shared-memory buffer and scratch user its offset";
@@ -167,16 +198,17 @@ def TPXGPUAnnotateContiguity
   let description = [{
     Runs the AxisInfo analysis (`tpx/Analysis/AxisInfo.h`) and puts
     `tpxgpu.contiguity` (a dense i64 array, one entry per dimension) on
-    every `tt.load`, `tt.store`, `tt.atomic_rmw` and `tt.atomic_cas` whose
-    pointer is a tensor. Entry d is the largest power of two v such that,
+    every `tt.load`, `tt.store`, `tt.atomic_rmw`, `tt.atomic_cas` and
+    `tpxgpu.async_copy_global_to_local` whose pointer is a tensor. Entry d is the largest power of two v such that,
     cut into runs of v elements along d starting at multiples of v, the
     pointers of every run are consecutive, its first address is a multiple
     of v times the pointee's bytes, and the mask (when there is one) is
     the same over the run. convert-tpxgpu-to-nvvm moves at most that many
     registers per instruction, so an access without the attribute moves
     one element per instruction. A pass that later changes such an op's
-    pointer or mask must drop the attribute or run this pass again. Last
-    pass of the NVIDIA ttgir stage.
+    pointer or mask must drop the attribute or run this pass again. It runs
+    before tpxgpu-pipeline-async-copies (which reads the loads' widths) and
+    again near the end of the NVIDIA ttgir stage.
   }];
 }
 

@@ -263,6 +263,21 @@ def TPXGPU_BarrierOp : TPXGPU_Op<"barrier", [
   let hasVerifier = 0;
 }
 
+def TPXGPU_FenceAsyncSharedOp : TPXGPU_Op<"fence_async_shared", [
+    MemoryEffects<[MemRead<TPXGPU_SharedMemory>, MemWrite<TPXGPU_SharedMemory>]>]> {
+  let summary = "order this thread's shared-memory accesses with the async proxy";
+  let description = [{
+    Ordinary stores and `cp.async` copies write shared memory through the
+    generic proxy; `warp_group_dot` and TMA stores read it through the
+    async proxy. A thread's generic-proxy writes before the fence are
+    visible to async-proxy reads after it (with a `tpxgpu.barrier` between
+    them when other threads issue the reads). On NVIDIA:
+    `fence.proxy.async.shared::cta`.
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 0;
+}
+
 //===----------------------------------------------------------------------===//
 // TMA (Hopper tensor memory accelerator)
 //===----------------------------------------------------------------------===//

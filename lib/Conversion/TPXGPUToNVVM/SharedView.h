@@ -1,0 +1,137 @@
+//===- SharedView.h - addressing memdescs in the NVVM lowering -*- C++ -*-===//
+//
+// A lowered memdesc is an `!llvm.ptr<3>` (SharedMemoryPatterns.cpp says
+// the convention); SharedView pairs it with the allocation's address map so
+// that the patterns writing or reading shared memory (local_* and async
+// copies) compute element addresses and access widths the same way.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TPX_LIB_CONVERSION_TPXGPUTONVVM_SHAREDVIEW_H
+#define TPX_LIB_CONVERSION_TPXGPUTONVVM_SHAREDVIEW_H
+
+#include "LoweringUtils.h"
+
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUSharedLayout.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUTypes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+namespace tpx::gpu_lowering {
+using mlir::ArrayRef;
+using mlir::FailureOr;
+using mlir::Location;
+using mlir::OpBuilder;
+using tpxgpu::MemDescType;
+using tpxgpu::SharedLayout;
+namespace LLVM = mlir::LLVM;
+
+/// LLVM arithmetic on i32 for SharedLayout::emitByteOffset, folding the
+/// constant operands the offset function produces (zero rows, unit
+/// strides) so the emitted code stays small.
+struct LLVMOffsetOps {
+  using Value = mlir::Value;
+  OpBuilder &b;
+  Location loc;
+
+  std::optional<int64_t> constantOf(Value v) {
+    if (auto c = v.getDefiningOp<LLVM::ConstantOp>())
+      if (auto attr = mlir::dyn_cast<mlir::IntegerAttr>(c.getValue()))
+        return attr.getInt();
+    return std::nullopt;
+  }
+  Value constant(int64_t v) { return i32Constant(b, loc, v); }
+  Value add(Value x, Value y) {
+    auto cx = constantOf(x), cy = constantOf(y);
+    if (cx && cy)
+      return constant(*cx + *cy);
+    if (cx && *cx == 0)
+      return y;
+    if (cy && *cy == 0)
+      return x;
+    return LLVM::AddOp::create(b, loc, x, y);
+  }
+  Value mul(Value x, int64_t c) {
+    if (auto cx = constantOf(x))
+      return constant(*cx * c);
+    if (c == 1)
+      return x;
+    if (c == 0)
+      return constant(0);
+    return LLVM::MulOp::create(b, loc, x, constant(c));
+  }
+  Value shr(Value x, unsigned s) {
+    if (auto cx = constantOf(x))
+      return constant(*cx >> s);
+    return s ? LLVM::LShrOp::create(b, loc, x, constant(s)) : x;
+  }
+  Value shl(Value x, unsigned s) {
+    if (auto cx = constantOf(x))
+      return constant(*cx << s);
+    return s ? LLVM::ShlOp::create(b, loc, x, constant(s)) : x;
+  }
+  Value mask(Value x, int64_t m) {
+    if (auto cx = constantOf(x))
+      return constant(*cx & m);
+    if (m == 0)
+      return constant(0);
+    return LLVM::AndOp::create(b, loc, x, constant(m));
+  }
+  Value bitXor(Value x, Value y) {
+    auto cx = constantOf(x), cy = constantOf(y);
+    if (cx && cy)
+      return constant(*cx ^ *cy);
+    if (cx && *cx == 0)
+      return y;
+    if (cy && *cy == 0)
+      return x;
+    return LLVM::XOrOp::create(b, loc, x, y);
+  }
+};
+
+/// A memdesc as the lowering sees it: its address map and pointer.
+struct SharedView {
+  SharedLayout layout;
+  MemDescType type;
+  mlir::Value pointer;
+
+  /// The address of view element `coordinate` (i32 values).
+  mlir::Value address(OpBuilder &b, Location loc,
+                      ArrayRef<mlir::Value> coordinate) const {
+    llvm::SmallVector<mlir::Value> full;
+    unsigned dropped = layout.getAllocShape().size() - coordinate.size();
+    for (unsigned d = 0; d < dropped; ++d)
+      full.push_back(i32Constant(b, loc, 0));
+    full.append(coordinate.begin(), coordinate.end());
+    LLVMOffsetOps ops{b, loc};
+    mlir::Value offset = layout.emitByteOffset(ops, full);
+    return LLVM::GEPOp::create(b, loc, pointer.getType(), b.getI8Type(),
+                               pointer, ArrayRef<LLVM::GEPArg>{offset});
+  }
+  /// The view dimension that is contiguous in memory, if the view has it.
+  std::optional<unsigned> contiguousDim() const {
+    unsigned dropped = layout.getAllocShape().size() - type.getRank();
+    unsigned dim = layout.getContiguousDim();
+    if (dim < dropped)
+      return std::nullopt;
+    return dim - dropped;
+  }
+};
+
+/// The view of `memdesc` (lowered to `pointer`); an error on `op` when its
+/// layout has no address map.
+FailureOr<SharedView> getView(mlir::Operation *op, mlir::Value memdesc,
+                              mlir::Value pointer);
+
+/// Elements per access: a run of registers that hold consecutive elements
+/// along the contiguous dimension and are consecutive in memory, at most 16
+/// bytes, and aligned to its size.
+unsigned getAccessWidth(const SharedView &view, const LinearLayout &regs,
+                        unsigned bytes);
+
+/// The byte stride between rows of a padded layout must keep accesses of
+/// `width` elements aligned; shrink until it does.
+unsigned alignToRows(const SharedView &view, unsigned width, unsigned bytes);
+
+} // namespace tpx::gpu_lowering
+
+#endif // TPX_LIB_CONVERSION_TPXGPUTONVVM_SHAREDVIEW_H

@@ -1,0 +1,53 @@
+//===- LoopSlices.cpp - recomputing a loop body's values elsewhere --------===//
+#include "LoopSlices.h"
+
+#include "tpx/Dialect/TT/IR/TTOps.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace tpx;
+
+FailureOr<SetVector<Operation *>> tpx::getRecomputableSlice(scf::ForOp loop,
+                                                            Value value) {
+  SetVector<Operation *> slice;
+  BackwardSliceOptions options;
+  options.inclusive = true;
+  options.omitBlockArguments = true;
+  options.filter = [&](Operation *op) {
+    return op->getParentOp() == loop.getOperation();
+  };
+  if (Operation *def = value.getDefiningOp())
+    if (def->getParentOp() == loop.getOperation())
+      if (failed(getBackwardSlice(def, &slice, options)))
+        return failure();
+  for (Operation *op : slice)
+    if (op->getNumRegions() != 0 || !isMemoryEffectFree(op) ||
+        isa<tt::DotOp, tt::DotScaledOp>(op))
+      return failure();
+  return sortInBlockOrder(slice);
+}
+
+void tpx::collectIterArgs(scf::ForOp loop, ArrayRef<Value> roots,
+                          const SetVector<Operation *> &slice,
+                          SetVector<unsigned> &iterArgs) {
+  auto visit = [&](Value v) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    if (arg && arg.getOwner() == loop.getBody() && arg.getArgNumber() > 0)
+      iterArgs.insert(arg.getArgNumber() - 1);
+  };
+  for (Value root : roots)
+    visit(root);
+  for (Operation *op : slice)
+    for (Value operand : op->getOperands())
+      visit(operand);
+}
+
+SetVector<Operation *>
+tpx::sortInBlockOrder(const SetVector<Operation *> &ops) {
+  SmallVector<Operation *> sorted(ops.begin(), ops.end());
+  llvm::sort(sorted,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return SetVector<Operation *>(sorted.begin(), sorted.end());
+}

@@ -1,0 +1,36 @@
+//===- LoopSlices.h - recomputing a loop body's values elsewhere -*- C++
+//-*-===//
+//
+// The software pipeliners (tpxgpu-prefetch-loads, tpxgpu-pipeline-async-
+// copies) issue a load of a later iteration early: they clone the body ops
+// its operands depend on under a mapping of the induction variable and the
+// iteration values. These helpers find those ops and what they read.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TPX_LIB_CONVERSION_TTTOTPXGPU_LOOPSLICES_H
+#define TPX_LIB_CONVERSION_TTTOTPXGPU_LOOPSLICES_H
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace tpx {
+
+/// The ops of `loop`'s body that `value` depends on, in block order; fails
+/// if any of them may not be recomputed freely (memory access, regions,
+/// dots: their cost or effects forbid a second copy).
+mlir::FailureOr<llvm::SetVector<mlir::Operation *>>
+getRecomputableSlice(mlir::scf::ForOp loop, mlir::Value value);
+
+/// Adds to `iterArgs` the positions of the loop's iteration values that
+/// `roots` or the ops of `slice` read.
+void collectIterArgs(mlir::scf::ForOp loop, llvm::ArrayRef<mlir::Value> roots,
+                     const llvm::SetVector<mlir::Operation *> &slice,
+                     llvm::SetVector<unsigned> &iterArgs);
+
+/// `ops` (of one block) in block order, for cloning.
+llvm::SetVector<mlir::Operation *>
+sortInBlockOrder(const llvm::SetVector<mlir::Operation *> &ops);
+
+} // namespace tpx
+
+#endif // TPX_LIB_CONVERSION_TTTOTPXGPU_LOOPSLICES_H

@@ -1,0 +1,470 @@
+//===- PipelineAsyncCopies.cpp - multi-buffered cp.async for wgmma loops --===//
+//
+// After tpxgpu-use-wgmma a matmul loop loads its operands into registers
+// and stores them into shared memory every iteration, then runs the dot:
+//
+//   scf.for %iv iter_args(%acc, %pa, %pb) {
+//     %a = tt.load %pa ; %b = tt.load %pb
+//     tpxgpu.barrier                                 (staging WAR)
+//     %as = local_alloc %a ; %bs = local_alloc %b
+//     tpxgpu.fence_async_shared ; tpxgpu.barrier     (stores -> wgmma)
+//     %d = warp_group_dot %as, %bs, %acc
+//     scf.yield %d, advance(%pa), advance(%pb)
+//   }
+//
+// With S = num_stages buffers and D = S - 1 iterations in flight this
+// becomes (copies go straight from global to shared memory, no registers):
+//
+//   %A = local_alloc : memdesc<S x MxK, mutable>    (and %B)
+//   copy iterations 0..D-1 into %A[k], %B[k]; commit after each
+//   scf.for %iv iter_args(%acc, %pa', %pb')        (%p' = %p of iv + D)
+//     async_wait num = D-1                          (iteration iv's group)
+//     tpxgpu.fence_async_shared ; tpxgpu.barrier
+//     copy iteration iv+D into %A[(i+D) mod S], %B[...]; commit
+//     %d = warp_group_dot %A[i mod S], %B[i mod S], %acc
+//     scf.yield %d, advance(%pa'), advance(%pb')
+//   async_wait num = 0 ; tpxgpu.barrier
+//
+// Buffer (i+D) mod S = (i-1) mod S was last read by iteration i-1's dots,
+// which every thread has finished once it is past iteration i's barrier
+// (the dots are synchronous), so the copies are issued right after that
+// barrier and overlap this iteration's MMAs. The masks of the copies gain
+// `iv + D*step < ub`: a copy past the end reads nothing (it writes zeros
+// into a buffer no dot reads). The drain after the loop keeps in-flight
+// copies from landing in bytes the allocator gives to later buffers.
+//
+//===----------------------------------------------------------------------===//
+#include "LoopSlices.h"
+#include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
+
+#include "tpx/Dialect/TPXGPU/IR/TPXGPULinearLayout.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUTypes.h"
+#include "tpx/Dialect/TT/IR/TTOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace tpx {
+#define GEN_PASS_DEF_TPXGPUPIPELINEASYNCCOPIES
+#include "tpx/Conversion/TTToTPXGPU/TTToTPXGPUPasses.h.inc"
+} // namespace tpx
+
+using namespace mlir;
+using namespace tpx;
+using namespace tpx::tpxgpu;
+
+/// cp.async moves 4, 8 or 16 bytes.
+static constexpr int64_t kMinCopyBytes = 4;
+
+/// True when `other` is absent or all zeros (cp.async's fill).
+static bool isZeroOrAbsent(Value other) {
+  if (!other)
+    return true;
+  Attribute value;
+  if (!matchPattern(other, m_Constant(&value)))
+    return false;
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (!dense || !dense.isSplat())
+    return false;
+  Attribute splat = dense.getSplatValue<Attribute>();
+  if (auto f = dyn_cast<FloatAttr>(splat))
+    return f.getValue().isPosZero();
+  if (auto i = dyn_cast<IntegerAttr>(splat))
+    return i.getValue().isZero();
+  return false;
+}
+
+/// True when each thread of `load` can copy its elements into `buffer` in
+/// runs of at least 4 bytes: its registers run along the dimension that is
+/// contiguous both in global memory (per `tpxgpu.contiguity`) and in the
+/// shared layout, and no element belongs to two threads.
+static bool canCopyAsynchronously(tt::LoadOp load, MemDescType buffer) {
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  if (!type || load.getIsVolatile() || !isZeroOrAbsent(load.getOther()) ||
+      !isa<tt::PointerType>(getElementTypeOrSelf(load.getPtr().getType())))
+    return false;
+  auto blocked = dyn_cast_or_null<BlockedEncodingAttr>(type.getEncoding());
+  auto shared = dyn_cast<NvmmaSharedEncodingAttr>(buffer.getEncoding());
+  auto contiguity = load->getAttrOfType<DenseI64ArrayAttr>(
+      TPXGPUDialect::kContiguityAttrName);
+  if (!blocked || !shared || !contiguity || type.getRank() != 2 ||
+      contiguity.size() != 2)
+    return false;
+  unsigned dim = blocked.getOrder().front();
+  if (dim != (shared.getTransposed() ? 0u : 1u))
+    return false;
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  int64_t run =
+      std::min<int64_t>(blocked.getSizePerThread()[dim], contiguity[dim]);
+  if (bytes == 0 || run * bytes < kMinCopyBytes)
+    return false;
+  std::optional<LinearLayout> layout =
+      toLinearLayout(type.getEncoding(), type.getShape());
+  return layout && !layout->getReplicationMask(LinearLayout::Lane) &&
+         !layout->getReplicationMask(LinearLayout::Warp);
+}
+
+namespace {
+
+/// A dot operand loaded in the loop and staged by a local_alloc.
+struct StagedOperand {
+  tt::LoadOp load;
+  LocalAllocOp alloc;
+  SetVector<Operation *> slice; // computes the load's pointer and mask
+  Value buffers;                // the S-buffer allocation
+};
+
+class AsyncCopyPipeliner {
+public:
+  AsyncCopyPipeliner(scf::ForOp loop, unsigned numStages)
+      : loop(loop), numStages(numStages), distance(numStages - 1) {}
+  LogicalResult match();
+  void rewrite();
+  /// The loop, rewritten once rewrite() ran.
+  scf::ForOp getLoop() const { return loop; }
+
+private:
+  /// Copies the operands of the iteration `iv` maps to (through `mapping`,
+  /// which also gives the iteration values) into buffer `slot` of each, and
+  /// commits them as one group.
+  void emitCopies(OpBuilder &b, IRMapping &mapping, Value iv, Value slot);
+  /// The iteration values after the one `mapping` describes.
+  SmallVector<Value> advance(OpBuilder &b, IRMapping &mapping);
+  Value ivPlus(OpBuilder &b, Value iv, int64_t iterations);
+  Value constantLike(OpBuilder &b, Value like, int64_t value);
+
+  scf::ForOp loop;
+  unsigned numStages, distance;
+  SmallVector<StagedOperand> operands;
+  WarpGroupDotOp firstDot;
+  SetVector<unsigned> advancedArgs;
+  SetVector<Operation *> advanceSlice;
+};
+
+} // namespace
+
+LogicalResult AsyncCopyPipeliner::match() {
+  Block *body = loop.getBody();
+  for (Operation &op : body->without_terminator()) {
+    auto dot = dyn_cast<WarpGroupDotOp>(&op);
+    if (!dot)
+      continue;
+    if (dot.getIsAsync())
+      return failure();
+    for (Value operand : SmallVector<Value>{dot.getA(), dot.getB()}) {
+      auto alloc = operand.getDefiningOp<LocalAllocOp>();
+      if (!alloc || !alloc.getSrc() || alloc->getBlock() != body ||
+          llvm::any_of(operands, [&](const StagedOperand &s) {
+            return s.alloc == alloc;
+          }))
+        continue;
+      auto load = alloc.getSrc().getDefiningOp<tt::LoadOp>();
+      if (!load || load->getBlock() != body || !load->hasOneUse() ||
+          !llvm::all_of(alloc->getUsers(), [&](Operation *user) {
+            auto reader = dyn_cast<WarpGroupDotOp>(user);
+            return reader && reader->getBlock() == body && !reader.getIsAsync();
+          }))
+        continue;
+      if (!canCopyAsynchronously(load, alloc.getType()))
+        continue;
+      StagedOperand staged{load, alloc, {}, {}};
+      bool recomputable = true;
+      for (Value v : SmallVector<Value>{load.getPtr(), load.getMask()}) {
+        if (!v)
+          continue;
+        FailureOr<SetVector<Operation *>> slice = getRecomputableSlice(loop, v);
+        if (failed(slice)) {
+          recomputable = false;
+          break;
+        }
+        staged.slice.insert(slice->begin(), slice->end());
+      }
+      if (!recomputable)
+        continue;
+      staged.slice = sortInBlockOrder(staged.slice);
+      if (!firstDot)
+        firstDot = dot;
+      operands.push_back(std::move(staged));
+    }
+  }
+  if (operands.empty())
+    return failure();
+
+  // The iteration values the copies read, and those their advances read in
+  // turn, must all be advanced without memory access.
+  for (StagedOperand &s : operands) {
+    SmallVector<Value> roots = {s.load.getPtr()};
+    if (s.load.getMask())
+      roots.push_back(s.load.getMask());
+    collectIterArgs(loop, roots, s.slice, advancedArgs);
+  }
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (unsigned i = 0; i < advancedArgs.size(); ++i) {
+    Value next = yield.getOperand(advancedArgs[i]);
+    FailureOr<SetVector<Operation *>> slice = getRecomputableSlice(loop, next);
+    if (failed(slice))
+      return failure();
+    advanceSlice.insert(slice->begin(), slice->end());
+    collectIterArgs(loop, {next}, *slice, advancedArgs);
+  }
+  advanceSlice = sortInBlockOrder(advanceSlice);
+  return success();
+}
+
+Value AsyncCopyPipeliner::constantLike(OpBuilder &b, Value like,
+                                       int64_t value) {
+  return arith::ConstantOp::create(b, loop.getLoc(),
+                                   b.getIntegerAttr(like.getType(), value));
+}
+
+Value AsyncCopyPipeliner::ivPlus(OpBuilder &b, Value iv, int64_t iterations) {
+  if (iterations == 0)
+    return iv;
+  Value steps = arith::MulIOp::create(b, loop.getLoc(), loop.getStep(),
+                                      constantLike(b, iv, iterations));
+  return arith::AddIOp::create(b, loop.getLoc(), iv, steps);
+}
+
+void AsyncCopyPipeliner::emitCopies(OpBuilder &b, IRMapping &mapping, Value iv,
+                                    Value slot) {
+  Location loc = loop.getLoc();
+  Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv,
+                                       loop.getUpperBound());
+  SmallVector<Value> tokens;
+  for (StagedOperand &s : operands) {
+    IRMapping perCopy = mapping;
+    for (Operation *op : s.slice)
+      b.clone(*op, perCopy);
+    Value pointers = perCopy.lookupOrDefault(s.load.getPtr());
+    auto ptrType = cast<RankedTensorType>(pointers.getType());
+    Value mask =
+        tt::SplatOp::create(b, loc, ptrType.clone(b.getI1Type()), exists);
+    if (Value original = s.load.getMask())
+      mask = arith::AndIOp::create(b, loc, perCopy.lookupOrDefault(original),
+                                   mask);
+    MemDescType single = s.alloc.getType();
+    auto view = MemDescType::get(
+        single.getShape(), single.getElementType(), single.getEncoding(),
+        /*mutableMemory=*/true,
+        cast<MemDescType>(s.buffers.getType()).getShape());
+    Value buffer = MemDescIndexOp::create(b, loc, view, s.buffers, slot);
+    auto copy = AsyncCopyGlobalToLocalOp::create(
+        b, loc, pointers, buffer, mask, /*other=*/Value(), s.load.getCache(),
+        s.load.getEvict(), /*isVolatile=*/false);
+    tokens.push_back(copy.getToken());
+  }
+  AsyncCommitGroupOp::create(b, loc, tokens);
+}
+
+SmallVector<Value> AsyncCopyPipeliner::advance(OpBuilder &b,
+                                               IRMapping &mapping) {
+  IRMapping next = mapping;
+  for (Operation *op : advanceSlice)
+    b.clone(*op, next);
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  SmallVector<Value> values;
+  for (unsigned i : advancedArgs)
+    values.push_back(next.lookupOrDefault(yield.getOperand(i)));
+  return values;
+}
+
+void AsyncCopyPipeliner::rewrite() {
+  Location loc = loop.getLoc();
+  Block *body = loop.getBody();
+  OpBuilder b(loop);
+
+  // The buffers, then the copies of the first D iterations. The barrier
+  // orders them after earlier readers of the bytes.
+  BarrierOp::create(b, loc);
+  for (StagedOperand &s : operands) {
+    MemDescType single = s.alloc.getType();
+    SmallVector<int64_t> shape = {int64_t(numStages)};
+    llvm::append_range(shape, single.getShape());
+    auto type = MemDescType::get(shape, single.getElementType(),
+                                 single.getEncoding(), /*mutableMemory=*/true);
+    s.buffers = LocalAllocOp::create(b, loc, type, Value());
+  }
+  SmallVector<Value> values;
+  for (unsigned i : advancedArgs)
+    values.push_back(loop.getInitArgs()[i]);
+  for (unsigned k = 0; k < distance; ++k) {
+    IRMapping mapping;
+    Value iv = ivPlus(b, loop.getLowerBound(), k);
+    mapping.map(loop.getInductionVar(), iv);
+    for (auto [i, value] : llvm::zip_equal(advancedArgs, values))
+      mapping.map(loop.getRegionIterArgs()[i], value);
+    emitCopies(b, mapping, iv,
+               arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(k)));
+    values = advance(b, mapping);
+  }
+
+  // The body: the iteration's buffer index, and iteration iv+D's copies
+  // right after the barrier before the first dot.
+  OpBuilder top = OpBuilder::atBlockBegin(body);
+  Value iv = loop.getInductionVar();
+  Value iteration = arith::DivSIOp::create(
+      top, loc, arith::SubIOp::create(top, loc, iv, loop.getLowerBound()),
+      loop.getStep());
+  auto slotOf = [&](int64_t ahead) {
+    Value shifted =
+        ahead ? arith::AddIOp::create(top, loc, iteration,
+                                      constantLike(top, iteration, ahead))
+              : iteration;
+    Value slot = arith::RemSIOp::create(
+        top, loc, shifted, constantLike(top, iteration, numStages));
+    if (!slot.getType().isInteger(32))
+      slot = arith::IndexCastOp::create(top, loc, top.getI32Type(), slot);
+    return slot;
+  };
+  Value slot = slotOf(0);
+  Value aheadSlot = slotOf(distance);
+
+  // The fence and barrier tpxgpu-use-wgmma put before the dot now also
+  // publish the copies; make sure they are there.
+  Operation *barrier = firstDot->getPrevNode();
+  Operation *fence = barrier ? barrier->getPrevNode() : nullptr;
+  OpBuilder at(firstDot);
+  if (!isa_and_nonnull<BarrierOp>(barrier) ||
+      !isa_and_nonnull<FenceAsyncSharedOp>(fence)) {
+    fence = FenceAsyncSharedOp::create(at, loc);
+    barrier = BarrierOp::create(at, loc);
+  }
+  OpBuilder beforeFence(fence);
+  AsyncWaitOp::create(beforeFence, loc, ValueRange(), distance - 1);
+
+  SmallVector<BlockArgument> aheadArgs;
+  for (Value value : values)
+    aheadArgs.push_back(body->addArgument(value.getType(), loc));
+  OpBuilder afterBarrier(firstDot);
+  IRMapping aheadMapping;
+  Value aheadIv = ivPlus(afterBarrier, iv, distance);
+  aheadMapping.map(iv, aheadIv);
+  for (auto [i, arg] : llvm::zip_equal(advancedArgs, aheadArgs))
+    aheadMapping.map(loop.getRegionIterArgs()[i], arg);
+  emitCopies(afterBarrier, aheadMapping, aheadIv, aheadSlot);
+  SmallVector<Value> nextAhead = advance(afterBarrier, aheadMapping);
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  yield.getResultsMutable().append(nextAhead);
+
+  // The dots read this iteration's buffers. The staging ops go, and with
+  // them the barrier before the stores where nothing else is staged now.
+  SetVector<Operation *> stagingBarriers;
+  for (StagedOperand &s : operands) {
+    Operation *previous = s.alloc->getPrevNode();
+    while (isa_and_nonnull<LocalAllocOp>(previous))
+      previous = previous->getPrevNode();
+    if (isa_and_nonnull<BarrierOp>(previous) && previous != barrier)
+      stagingBarriers.insert(previous);
+  }
+  for (StagedOperand &s : operands) {
+    OpBuilder here(s.alloc);
+    MemDescType single = s.alloc.getType();
+    auto view = MemDescType::get(
+        single.getShape(), single.getElementType(), single.getEncoding(),
+        /*mutableMemory=*/true,
+        cast<MemDescType>(s.buffers.getType()).getShape());
+    Value buffer = MemDescIndexOp::create(here, loc, view, s.buffers, slot);
+    s.alloc.getResult().replaceAllUsesWith(buffer);
+    s.alloc.erase();
+    s.load.erase();
+  }
+  for (Operation *stagingBarrier : stagingBarriers) {
+    bool stillStaging = false;
+    for (Operation *next = stagingBarrier->getNextNode();
+         isa_and_nonnull<LocalAllocOp, MemDescIndexOp>(next);
+         next = next->getNextNode())
+      stillStaging |= isa<LocalAllocOp>(next);
+    if (!stillStaging)
+      stagingBarrier->erase();
+  }
+
+  // A loop carrying the values iteration iv+D needs.
+  SmallVector<Value> inits(loop.getInitArgs());
+  inits.append(values);
+  auto newLoop =
+      scf::ForOp::create(b, loc, loop.getLowerBound(), loop.getUpperBound(),
+                         loop.getStep(), inits);
+  newLoop->setAttrs(loop->getAttrs());
+  newLoop.getRegion().takeBody(loop.getRegion());
+  loop.replaceAllUsesWith(
+      newLoop.getResults().take_front(loop.getNumResults()));
+  loop.erase();
+  loop = newLoop;
+
+  OpBuilder exit(loop);
+  exit.setInsertionPointAfter(loop);
+  AsyncWaitOp::create(exit, loc, ValueRange(), 0);
+  BarrierOp::create(exit, loc);
+}
+
+/// The body ops that only compute iteration value `index`'s next value
+/// from its current one (the old pointer increments once the copies carry
+/// their own): make the value pass through unchanged so that
+/// canonicalization drops it, and erase them.
+static void dropDeadIterationValue(scf::ForOp loop, unsigned index) {
+  if (!loop.getResult(index).use_empty())
+    return;
+  BlockArgument arg = loop.getRegionIterArgs()[index];
+  Operation *yield = loop.getBody()->getTerminator();
+  SetVector<Operation *> users;
+  SmallVector<Value> worklist = {arg};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (user == yield) {
+        if (use.getOperandNumber() != index)
+          return;
+        continue;
+      }
+      if (user->getBlock() != loop.getBody() || user->getNumRegions() ||
+          !isMemoryEffectFree(user))
+        return;
+      if (users.insert(user))
+        llvm::append_range(worklist, user->getResults());
+    }
+  }
+  yield->setOperand(index, arg);
+  SmallVector<Operation *> ordered(sortInBlockOrder(users).takeVector());
+  for (Operation *op : llvm::reverse(ordered))
+    op->erase();
+}
+
+/// Erases the ops of `block` whose results are unused and that have no
+/// effects (the staged loads' address computations).
+static void eraseDeadOps(Block *block) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : *block)
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if (isOpTriviallyDead(op))
+      op->erase();
+}
+
+namespace {
+struct PipelineAsyncCopiesPass
+    : tpx::impl::TPXGPUPipelineAsyncCopiesBase<PipelineAsyncCopiesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (numStages < 2)
+      return;
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops) {
+      AsyncCopyPipeliner pipeliner(loop, numStages);
+      if (failed(pipeliner.match()))
+        continue;
+      unsigned original = loop.getNumResults();
+      pipeliner.rewrite();
+      scf::ForOp rewritten = pipeliner.getLoop();
+      eraseDeadOps(rewritten.getBody());
+      for (unsigned i = 0; i < original; ++i)
+        dropDeadIterationValue(rewritten, i);
+    }
+  }
+};
+} // namespace
