@@ -37,20 +37,22 @@ BlockedEncodingAttr tpxgpu::getDefaultBlockedLayout(MLIRContext *context,
                                                     ArrayRef<int64_t> shape,
                                                     Type elementType,
                                                     unsigned numWarps,
-                                                    unsigned threadsPerWarp) {
+                                                    unsigned threadsPerWarp,
+                                                    ArrayRef<unsigned> fastest) {
   unsigned rank = shape.size();
   assert(rank > 0 && "a blocked layout needs at least one dimension");
+  assert((fastest.empty() || fastest.size() == rank) && "order of every dim");
   SmallVector<unsigned> sizePerThread(rank, 1), threads(rank, 1),
       warps(rank, 1), order(rank);
   for (unsigned i = 0; i < rank; ++i)
-    order[i] = rank - 1 - i;
+    order[i] = fastest.empty() ? rank - 1 - i : fastest[i];
 
   // One 16-byte access per thread is the widest global load/store; a
   // dimension smaller than that caps the vector (no thread holds padding).
   unsigned vector =
       llvm::bit_floor(std::max(1u, 16 / getAccessBytes(elementType)));
-  sizePerThread[rank - 1] =
-      static_cast<unsigned>(std::min<int64_t>(vector, shape[rank - 1]));
+  sizePerThread[order[0]] =
+      static_cast<unsigned>(std::min<int64_t>(vector, shape[order[0]]));
 
   // Threads, then warps, fill dimensions fastest first so that neighbouring
   // lanes touch neighbouring vectors (coalescing). Whatever the tensor

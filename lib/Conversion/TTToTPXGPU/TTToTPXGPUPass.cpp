@@ -9,6 +9,7 @@
 // (scf.for/while/if, tt.reduce/scan) are handled at their boundaries.
 //
 //===----------------------------------------------------------------------===//
+#include "tpx/Analysis/AxisInfo.h"
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
@@ -57,6 +58,12 @@ public:
       : context(context), numWarps(numWarps), threadsPerWarp(threadsPerWarp) {}
 
   LogicalResult run(ModuleOp module);
+
+  /// The dimensions of `pointers` fastest first for coalescing: by the
+  /// AxisInfo contiguity of the addresses, the last dimension first unless
+  /// another one is strictly more contiguous. Empty for the row-major
+  /// default.
+  SmallVector<unsigned> getCoalescedOrder(Value pointers) const;
 
 private:
   LogicalResult checkInput(ModuleOp module);
@@ -115,6 +122,8 @@ private:
   MLIRContext *context;
   unsigned numWarps;
   unsigned threadsPerWarp;
+  /// The contiguity of the TTIR's addresses, computed before any layout.
+  std::optional<AxisInfoResults> axisInfo;
 };
 
 } // namespace
@@ -166,6 +175,9 @@ LogicalResult LayoutAssigner::checkInput(ModuleOp module) {
 LogicalResult LayoutAssigner::run(ModuleOp module) {
   if (failed(checkInput(module)))
     return failure();
+  axisInfo.emplace(module);
+  if (!axisInfo->converged())
+    axisInfo.reset(); // row-major layouts everywhere: correct, maybe slower
   Builder builder(context);
   module->setAttr(TPXGPUDialect::kNumWarpsAttrName,
                   builder.getI32IntegerAttr(numWarps));
@@ -311,13 +323,39 @@ LogicalResult LayoutAssigner::processOp(Operation *op) {
 /// result are element-for-element companions of the pointers and must share
 /// their layout (the tt verifiers insist). Through a block pointer there is
 /// no pointer tensor and the result takes its own default layout.
+SmallVector<unsigned>
+LayoutAssigner::getCoalescedOrder(Value pointers) const {
+  auto type = dyn_cast<RankedTensorType>(pointers.getType());
+  if (!axisInfo || !type || type.getRank() < 2)
+    return {};
+  AxisInfo info = axisInfo->getAxisInfo(pointers);
+  unsigned rank = type.getRank();
+  if (info.getRank() != rank)
+    return {};
+  SmallVector<unsigned> order;
+  for (unsigned i = 0; i < rank; ++i)
+    order.push_back(rank - 1 - i);
+  // Stable: among equally contiguous dimensions the later one stays first.
+  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+    return info.contiguity[a] > info.contiguity[b];
+  });
+  if (order.front() == rank - 1)
+    return {};
+  return order;
+}
+
 void LayoutAssigner::processMemoryAccess(Operation *op) {
   auto pointers = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
   if (!pointers) {
     placeAllDefault(op);
     return;
   }
-  Attribute layout = getDefaultLayout(pointers);
+  SmallVector<unsigned> order = getCoalescedOrder(op->getOperand(0));
+  Attribute layout =
+      order.empty() ? getDefaultLayout(pointers)
+                    : getDefaultBlockedLayout(context, pointers.getShape(),
+                                              pointers.getElementType(),
+                                              numWarps, threadsPerWarp, order);
   for (OpOperand &operand : op->getOpOperands())
     if (isa<RankedTensorType>(operand.get().getType()))
       convertOperand(op, operand.getOperandNumber(), layout);

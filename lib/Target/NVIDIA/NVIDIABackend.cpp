@@ -32,7 +32,7 @@ static llvm::Error makeError(const llvm::Twine &message) {
 }
 
 static constexpr const char *kNvidiaTTIRPasses =
-    "inline,tt-replace-poison,canonicalize,cse,symbol-dce,"
+    "inline,tt-replace-poison,canonicalize,cse,symbol-dce,tt-combine-dot-add,"
     "tpxgpu-lower-tensor-descriptors,tpxgpu-lower-block-pointers";
 
 static constexpr const char *kSimtTTGIRPasses =

@@ -24,12 +24,15 @@ namespace tpxgpu {
 /// fastest dimension to the slowest; what is left over replicates along the
 /// slowest dimension. For a tensor of pointers the vector width follows the
 /// pointee, so that the pointers and the values loaded through them share
-/// one layout. `shape` must have power-of-two dimensions.
-BlockedEncodingAttr getDefaultBlockedLayout(mlir::MLIRContext *context,
-                                            llvm::ArrayRef<int64_t> shape,
-                                            mlir::Type elementType,
-                                            unsigned numWarps,
-                                            unsigned threadsPerWarp);
+/// one layout. `shape` must have power-of-two dimensions. A non-empty
+/// `order` (fastest first) replaces the row-major one: the vector runs
+/// along `order[0]` (a load whose addresses are contiguous along another
+/// dimension, such as attention's K^T).
+BlockedEncodingAttr
+getDefaultBlockedLayout(mlir::MLIRContext *context,
+                        llvm::ArrayRef<int64_t> shape, mlir::Type elementType,
+                        unsigned numWarps, unsigned threadsPerWarp,
+                        llvm::ArrayRef<unsigned> order = {});
 
 /// The MMA accumulator layout convert-tt-to-tpxgpu picks for an MxN dot
 /// result, or null when no MMA layout fits (the caller falls back to a
