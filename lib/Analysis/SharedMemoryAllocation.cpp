@@ -60,6 +60,8 @@ static std::optional<LinearLayout> linearLayoutOf(Value value) {
 
 /// True when every thread already holds the source elements of its result
 /// registers, `toSource` mapping a result coordinate to its source element.
+/// (Equal layouts are not enough: a transpose between equal layouts moves
+/// data.)
 static bool
 isRegisterRenaming(Operation *op,
                    function_ref<Coordinate(ArrayRef<int64_t>)> toSource) {
@@ -67,7 +69,7 @@ isRegisterRenaming(Operation *op,
   std::optional<LinearLayout> to = linearLayoutOf(op->getResult(0));
   if (!from || !to)
     return false;
-  return *from == *to || from->getRegisterMapFrom(*to, toSource).has_value();
+  return from->getRegisterMapFrom(*to, toSource).has_value();
 }
 
 uint64_t tpx::getScratchBytes(Operation *op) {
