@@ -39,8 +39,11 @@ static constexpr const char *kSimtTTGIRPasses =
     "tpxgpu-prefetch-loads,canonicalize,cse,"
     "convert-tt-to-tpxgpu,tpxgpu-use-wgmma,canonicalize,"
     "tpxgpu-remove-layout-conversions,canonicalize,loop-invariant-code-motion,"
-    "cse,tpxgpu-pipeline-wgmma,tpxgpu-annotate-contiguity,"
-    "tpxgpu-allocate-shared-memory";
+    "cse,tpxgpu-pipeline-wgmma,tpxgpu-lower-layout-conversions,"
+    "tpxgpu-annotate-contiguity,tpxgpu-allocate-shared-memory";
+// tpxgpu-lower-layout-conversions turns the conversions that move data
+// between threads into local_alloc / local_load once no pass rewrites
+// layouts any more, and before the allocation places their buffers.
 // tpxgpu-annotate-contiguity comes after every rewrite of memory ops: the
 // vector widths the SIMT loads and stores may use (tpxgpu.contiguity).
 // tpxgpu-allocate-shared-memory is last. convert-tpxgpu-to-nvvm leaves
