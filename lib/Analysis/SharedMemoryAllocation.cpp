@@ -39,8 +39,8 @@ static uint64_t getNumElements(Type type) {
   return tensor ? tensor.getNumElements() : 1;
 }
 
-/// The bytes a conversion stages: rows of the last dimension padded by 16
-/// bytes (LoweringUtils.cpp, getConversionBytes).
+/// The bytes a conversion inside a reduction or scan stages: rows of the
+/// last dimension padded by 16 bytes (LoweringUtils.cpp, storeToShared).
 static uint64_t getPaddedTileBytes(RankedTensorType type) {
   uint64_t bytes = getScratchElementBytes(type);
   ArrayRef<int64_t> shape = type.getShape();
@@ -60,6 +60,8 @@ static std::optional<LinearLayout> linearLayoutOf(Value value) {
 
 /// True when every thread already holds the source elements of its result
 /// registers, `toSource` mapping a result coordinate to its source element.
+/// (Equal layouts are not enough: a transpose between equal layouts moves
+/// data.)
 static bool
 isRegisterRenaming(Operation *op,
                    function_ref<Coordinate(ArrayRef<int64_t>)> toSource) {
@@ -67,16 +69,15 @@ isRegisterRenaming(Operation *op,
   std::optional<LinearLayout> to = linearLayoutOf(op->getResult(0));
   if (!from || !to)
     return false;
-  return *from == *to || from->getRegisterMapFrom(*to, toSource).has_value();
+  return from->getRegisterMapFrom(*to, toSource).has_value();
 }
 
 uint64_t tpx::getScratchBytes(Operation *op) {
-  if (auto convert = dyn_cast<tpxgpu::ConvertLayoutOp>(op)) {
-    if (isRegisterRenaming(op,
-                           [](ArrayRef<int64_t> c) { return Coordinate(c); }))
-      return 0;
-    return getPaddedTileBytes(convert.getSrc().getType());
-  }
+  // A convert_layout is lowered only as a register renaming; the ones that
+  // need shared memory are local_alloc buffers by now
+  // (tpxgpu-lower-layout-conversions), placed like every other buffer.
+  if (isa<tpxgpu::ConvertLayoutOp>(op))
+    return 0;
   auto wholeTensor = [&]() {
     uint64_t elements = std::max(getNumElements(op->getOperand(0).getType()),
                                  getNumElements(op->getResult(0).getType()));

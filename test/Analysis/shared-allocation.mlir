@@ -125,15 +125,15 @@ module attributes {"tpxgpu.num-warps" = 4 : i32} {
 #pad = #tpxgpu.padded_shared<{padding = 8, order = [1, 0]}>
 
 // nvmma_shared buffers are 1024-byte aligned, multi-buffered ones take
-// every buffer at a 1024-byte multiple, and scratch users (a conversion)
-// go in the lowest gap the buffers live at them leave.
-// CHECK: "tpxgpu.shared-bytes" = 31232
+// every buffer at a 1024-byte multiple, and scratch users (a transpose
+// between equal layouts, which moves data between threads) go in the
+// lowest gap the buffers live at them leave.
+// CHECK: "tpxgpu.shared-bytes" = 30720
 // CHECK-LABEL: @nvmma
-// CHECK: tpxgpu.convert_layout %{{.*}} {"tpxgpu.shared-offset" = 28672 : i64}
-#c = #tpxgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
-// expected-remark @below {{shared bytes = 31232}}
+// CHECK: tt.trans %{{.*}} {order = array<i32: 1, 0>, "tpxgpu.shared-offset" = 28672 : i64}
+// expected-remark @below {{shared bytes = 30720}}
 module attributes {"tpxgpu.num-warps" = 4 : i32} {
-  tt.func @nvmma(%y: tensor<32x32xf16, #b>) -> tensor<32x32xf16, #c> {
+  tt.func @nvmma(%y: tensor<32x32xf16, #b>) -> tensor<32x32xf16, #b> {
     // expected-remark @below {{buffer offset = 0 size = 24576 align = 1024}}
     %m = tpxgpu.local_alloc : !tpxgpu.memdesc<3x64x64xf16, #nv, mutable>
     // expected-remark @below {{buffer offset = 24576 size = 2560 align = 16}}
@@ -141,11 +141,11 @@ module attributes {"tpxgpu.num-warps" = 4 : i32} {
     // 24576 + 2560 rounded up to 1024.
     // expected-remark @below {{buffer offset = 27648 size = 1024 align = 1024}}
     %n = tpxgpu.local_alloc : !tpxgpu.memdesc<8x64xf16, #nv, mutable>
-    // expected-remark @below {{scratch offset = 28672 size = 2560 align = 128}}
-    %z = tpxgpu.convert_layout %y : tensor<32x32xf16, #b> -> tensor<32x32xf16, #c>
+    // expected-remark @below {{scratch offset = 28672 size = 2048 align = 128}}
+    %z = tt.trans %y {order = array<i32: 1, 0>} : tensor<32x32xf16, #b> -> tensor<32x32xf16, #b>
     %q = tpxgpu.local_load %p : !tpxgpu.memdesc<32x32xf16, #pad> -> tensor<32x32xf16, #b>
     %r = tpxgpu.local_load %n : !tpxgpu.memdesc<8x64xf16, #nv, mutable> -> tensor<8x64xf16, #b>
     tpxgpu.local_dealloc %m : !tpxgpu.memdesc<3x64x64xf16, #nv, mutable>
-    tt.return %z : tensor<32x32xf16, #c>
+    tt.return %z : tensor<32x32xf16, #b>
   }
 }

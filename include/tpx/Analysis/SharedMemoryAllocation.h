@@ -68,9 +68,10 @@ private:
 };
 
 /// Bytes of scratch shared memory the SIMT lowering of `op` may use (an
-/// upper bound; 0 when it uses none): layout conversions that are not
-/// register renamings, shape ops that move data between threads, cross-warp
-/// reductions, scans, and atomics (their old value is broadcast).
+/// upper bound; 0 when it uses none): shape ops that move data between
+/// threads, cross-warp reductions, scans, and atomics (their old value is
+/// broadcast). Never a convert_layout: the ones that need shared memory are
+/// local_alloc / local_load by then (tpxgpu-lower-layout-conversions).
 uint64_t getScratchBytes(mlir::Operation *op);
 
 } // namespace tpx

@@ -449,26 +449,13 @@ static int64_t getRowPad(ArrayRef<int64_t> shape, unsigned bytes) {
   return shape.size() >= 2 ? std::max<int64_t>(1, 16 / bytes) : 0;
 }
 
-uint64_t gpu_lowering::getConversionBytes(const LinearLayout &from,
-                                          Type elementType) {
-  OpBuilder b(elementType.getContext());
-  unsigned bytes =
-      getSharedElementBytes(getStorageType(b, convertElementType(elementType)));
-  ArrayRef<int64_t> shape = from.getShape();
-  int64_t rowPad = getRowPad(shape, bytes);
-  uint64_t elements = 1;
-  for (auto [d, size] : llvm::enumerate(shape))
-    elements *= size + (d + 1 == shape.size() ? rowPad : 0);
-  return elements * bytes;
-}
-
-/// Writes every element of `values` (in `from`) to the conversion buffer,
-/// with vector stores where the layout allows, then a barrier; before them
-/// a barrier too unless the placement makes it unnecessary.
+/// Writes every element of `values` (in `from`) to `user`'s scratch, with
+/// vector stores where the layout allows, between two barriers: the first
+/// waits for the scratch's earlier readers, the second makes the stores
+/// visible to the loads that follow.
 static SharedTile storeToShared(OpBuilder &b, Location loc, Operation *user,
                                 ValueRange values, const LinearLayout &from,
-                                Type type, const ThreadIds &ids,
-                                const SharedPlacement &placement) {
+                                Type type, const ThreadIds &ids) {
   SharedTile tile;
   tile.storage = getStorageType(b, type);
   tile.bytes = getSharedElementBytes(tile.storage);
@@ -477,23 +464,9 @@ static SharedTile storeToShared(OpBuilder &b, Location loc, Operation *user,
   int64_t elements = 1;
   for (auto [d, size] : llvm::enumerate(tile.shape))
     elements *= size + (d + 1 == tile.shape.size() ? tile.rowPad : 0);
-  // A loop's plan holds every conversion's region twice (one per parity):
-  // 2 x the stride in all.
-  uint64_t end = placement.parityStride
-                     ? 2 * placement.parityStride
-                     : placement.offset + elements * tile.bytes;
-  tile.base = getSharedMemoryBase(b, loc, user, end);
-  Value offset = i32Constant(b, loc, placement.offset);
-  if (placement.parityStride)
-    offset = LLVM::AddOp::create(
-        b, loc, offset,
-        LLVM::MulOp::create(b, loc, placement.parity,
-                            i32Constant(b, loc, placement.parityStride)));
-  tile.base = LLVM::GEPOp::create(b, loc, tile.base.getType(), b.getI8Type(),
-                                  tile.base, ArrayRef<LLVM::GEPArg>{offset});
+  tile.base = getSharedMemoryBase(b, loc, user, elements * tile.bytes);
 
-  if (!placement.parityStride)
-    emitBarrier(b, loc);
+  emitBarrier(b, loc);
   unsigned width = getVectorWidth(from, tile.bytes);
   auto vector = VectorType::get({width}, tile.storage);
   SmallVector<Value> thread = getThreadCoordinate(b, loc, from, ids);
@@ -627,40 +600,39 @@ SmallVector<Value> gpu_lowering::loadMmaOperandWithLdmatrix(
 
 /// A layout conversion through shared memory with vector accesses where the
 /// layouts allow them.
-static SmallVector<Value> convertThroughSharedMemory(
-    OpBuilder &b, Location loc, Operation *user, ValueRange values,
-    const LinearLayout &from, const LinearLayout &to, Type elementType,
-    std::optional<unsigned> mmaOperand, const SharedPlacement &placement) {
+static SmallVector<Value>
+convertThroughSharedMemory(OpBuilder &b, Location loc, Operation *user,
+                           ValueRange values, const LinearLayout &from,
+                           const LinearLayout &to, Type elementType) {
   Type type = convertElementType(elementType);
   ThreadIds ids = getThreadIds(b, loc);
-  SharedTile tile =
-      storeToShared(b, loc, user, values, from, type, ids, placement);
-  if (mmaOperand)
-    return loadMmaOperandWithLdmatrix(
-        b, loc, to, type, *mmaOperand, ids, [&](Value row, Value col) {
-          Value index =
-              getPaddedOffset(b, loc, {row, col}, tile.shape, tile.rowPad);
-          return tile.address(b, loc, index);
-        });
+  SharedTile tile = storeToShared(b, loc, user, values, from, type, ids);
   return loadFromShared(b, loc, tile, to, type, ids);
 }
 
-SmallVector<Value> gpu_lowering::convertLayout(
-    OpBuilder &b, Location loc, Operation *user, ValueRange values,
-    const LinearLayout &from, const LinearLayout &to, Type elementType,
-    std::optional<unsigned> mmaOperand, const SharedPlacement &placement) {
+std::optional<SmallVector<Value>>
+gpu_lowering::renameRegisters(ValueRange values, const LinearLayout &from,
+                              const LinearLayout &to) {
   if (from == to)
     return SmallVector<Value>(values);
+  if (tpxgpu::conversionNeedsSharedMemory(from, to))
+    return std::nullopt;
   auto identity = [](ArrayRef<int64_t> c) { return Coordinate(c); };
-  if (std::optional<SmallVector<unsigned>> map =
-          from.getRegisterMapFrom(to, identity)) {
-    SmallVector<Value> result;
-    for (unsigned reg : *map)
-      result.push_back(values[reg]);
-    return result;
-  }
-  return convertThroughSharedMemory(b, loc, user, values, from, to, elementType,
-                                    mmaOperand, placement);
+  SmallVector<Value> result;
+  for (unsigned reg : *from.getRegisterMapFrom(to, identity))
+    result.push_back(values[reg]);
+  return result;
+}
+
+SmallVector<Value>
+gpu_lowering::convertLayout(OpBuilder &b, Location loc, Operation *user,
+                            ValueRange values, const LinearLayout &from,
+                            const LinearLayout &to, Type elementType) {
+  if (std::optional<SmallVector<Value>> renamed =
+          renameRegisters(values, from, to))
+    return *renamed;
+  return convertThroughSharedMemory(b, loc, user, values, from, to,
+                                    elementType);
 }
 
 Value gpu_lowering::inlinePtx(OpBuilder &b, Location loc, Type resultType,

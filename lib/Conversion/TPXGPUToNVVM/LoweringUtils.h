@@ -6,7 +6,10 @@
 // layout.apply(r, lane, warp). Patterns unpack operands into one Value per
 // register, compute, and pack results. Everything that needs data from
 // other threads goes through warp shuffles or the kernel's dynamic shared
-// memory (one buffer, reused by every conversion between barriers).
+// memory (scratch placed by tpxgpu-allocate-shared-memory, between
+// barriers). tpxgpu.convert_layout itself only renames registers here: one
+// that needs shared memory is local_alloc / local_load by then
+// (tpxgpu-lower-layout-conversions).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TPX_LIB_CONVERSION_TPXGPUTONVVM_LOWERINGUTILS_H
@@ -138,50 +141,30 @@ llvm::SmallVector<mlir::Value> exchangeThroughSharedMemory(
     mlir::Type elementType, llvm::ArrayRef<int64_t> storageShape,
     CoordinateMap fromToStorage, CoordinateMap toToStorage);
 
-/// Where a conversion stages its data in shared memory. By default at the
-/// start of the buffer, behind a barrier that waits for the buffer's earlier
-/// readers. A loop's shared-memory plan (planLoopSharedMemory) gives each
-/// conversion in the loop body its own region, one per iteration parity
-/// (`parityStride` bytes apart); the barrier is then not needed.
-struct SharedPlacement {
-  uint64_t offset = 0;
-  uint64_t parityStride = 0;
-  /// i32, 0 or 1: the iteration's parity (when parityStride is set).
-  mlir::Value parity;
-};
-
-/// Attributes carrying a conversion's placement from the plan to the
-/// lowering.
-inline constexpr llvm::StringLiteral kSharedOffsetAttr = "tpx.shared-offset";
-inline constexpr llvm::StringLiteral kSharedParityStrideAttr =
-    "tpx.shared-parity-stride";
-
 /// For tt.expand_dims, tt.broadcast and tt.trans: the source element that
 /// result element `coordinate` copies (a map linear over GF(2), as
-/// LinearLayout::getRegisterMapFrom needs). The lowering and the loop
-/// shared-memory plan both decide "register renaming or not" with it.
+/// LinearLayout::getRegisterMapFrom needs). The lowering decides "register
+/// renaming or not" with it.
 Coordinate getShapeOpSource(mlir::Operation *op,
                             llvm::ArrayRef<int64_t> coordinate);
 
-/// Bytes a conversion of a tensor in layout `from` stages in shared memory.
-uint64_t getConversionBytes(const LinearLayout &from, mlir::Type elementType);
-
-/// Gives the conversions of every scf.for body that uses shared memory only
-/// for top-level layout conversions their own double-buffered regions (and
-/// a barrier before the loop), so that they need no leading barrier.
-void planLoopSharedMemory(mlir::ModuleOp module);
-
-/// Converts `values` from layout `from` to layout `to` (same shape): a
+/// Converts `values` from layout `from` to layout `to` (same shape) inside
+/// another op's lowering (reductions and scans that regroup registers): a
 /// register renaming when every thread already holds what it needs,
-/// otherwise through shared memory. `mmaOperand` (0 for A, 1 for B) says
-/// that `to` is an mma.sync operand layout of a 16-bit type, read back
-/// with ldmatrix.
+/// otherwise through `user`'s scratch shared memory ("barrier, store,
+/// barrier, load"). tpxgpu.convert_layout ops do not come here: the ones
+/// that need shared memory are local_alloc / local_load in the ttgir stage
+/// (tpxgpu-lower-layout-conversions).
 llvm::SmallVector<mlir::Value>
 convertLayout(mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *user,
               mlir::ValueRange values, const LinearLayout &from,
-              const LinearLayout &to, mlir::Type elementType,
-              std::optional<unsigned> mmaOperand = std::nullopt,
-              const SharedPlacement &placement = {});
+              const LinearLayout &to, mlir::Type elementType);
+
+/// The registers of `to` taken from `values` (in `from`) when the
+/// conversion needs no other thread's data; none otherwise.
+std::optional<llvm::SmallVector<mlir::Value>>
+renameRegisters(mlir::ValueRange values, const LinearLayout &from,
+                const LinearLayout &to);
 
 /// The address (`!llvm.ptr<3>`) of element (row, col) of a 2-D tile in
 /// shared memory, for i32 row and column values.

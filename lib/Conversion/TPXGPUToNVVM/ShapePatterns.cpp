@@ -3,7 +3,9 @@
 // Each shape op is a map from result coordinates to source coordinates.
 // When the source layout already gives every thread the elements it needs
 // (LinearLayout::getRegisterMapFrom), the op is a register renaming;
-// otherwise the data moves through shared memory.
+// otherwise the data moves through shared memory (the op's scratch), except
+// for convert_layout, which tpxgpu-lower-layout-conversions has already
+// turned into local_alloc / local_load when it needs shared memory.
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringUtils.h"
@@ -11,9 +13,6 @@
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
-
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace tpx;
@@ -100,31 +99,6 @@ static SmallVector<Value> sameCoordinate(ArrayRef<Value> c) {
   return SmallVector<Value>(c);
 }
 
-/// The region planLoopSharedMemory gave the conversion, if any; the parity
-/// is that of the enclosing loop's iteration, (iv - lb) / step mod 2.
-static SharedPlacement getPlacement(tpxgpu::ConvertLayoutOp op, OpBuilder &b) {
-  SharedPlacement placement;
-  auto offset = op->getAttrOfType<IntegerAttr>(kSharedOffsetAttr);
-  auto stride = op->getAttrOfType<IntegerAttr>(kSharedParityStrideAttr);
-  auto loop = op->getParentOfType<scf::ForOp>();
-  if (!offset || !stride || !loop)
-    return placement;
-  Location loc = op.getLoc();
-  Value iv = loop.getInductionVar();
-  Value trip = arith::DivSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, iv, loop.getLowerBound()),
-      loop.getStep());
-  Value parity = arith::AndIOp::create(
-      b, loc, trip,
-      arith::ConstantOp::create(b, loc, b.getIntegerAttr(iv.getType(), 1)));
-  if (!parity.getType().isInteger(32))
-    parity = arith::TruncIOp::create(b, loc, b.getI32Type(), parity);
-  placement.offset = offset.getInt();
-  placement.parityStride = stride.getInt();
-  placement.parity = parity;
-  return placement;
-}
-
 /// tpxgpu.barrier: bar.sync 0.
 struct BarrierLowering : public OpConversionPattern<tpxgpu::BarrierOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -137,6 +111,8 @@ struct BarrierLowering : public OpConversionPattern<tpxgpu::BarrierOp> {
   }
 };
 
+/// Only register renamings: a conversion that needs other threads' data
+/// has become local_alloc / local_load in the ttgir stage.
 struct ConvertLayoutLowering
     : public OpConversionPattern<tpxgpu::ConvertLayoutOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -147,12 +123,14 @@ struct ConvertLayoutLowering
         getShapeOperands(op, adaptor.getSrc(), *getTypeConverter(), rewriter);
     if (!ops)
       return failure();
-    SmallVector<Value> result = convertLayout(
-        rewriter, op.getLoc(), op, ops->values, ops->from, ops->to,
-        op.getType().getElementType(), getLdmatrixOperand(op.getType()),
-        getPlacement(op, rewriter));
+    std::optional<SmallVector<Value>> result =
+        renameRegisters(ops->values, ops->from, ops->to);
+    if (!result)
+      return op.emitOpError("moves data between threads, which needs shared "
+                            "memory: run tpxgpu-lower-layout-conversions "
+                            "first");
     rewriter.replaceOp(op,
-                       pack(rewriter, op.getLoc(), ops->resultType, result));
+                       pack(rewriter, op.getLoc(), ops->resultType, *result));
     return success();
   }
 };

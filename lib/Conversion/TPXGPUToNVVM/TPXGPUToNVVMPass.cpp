@@ -75,7 +75,6 @@ struct ConvertTPXGPUToNVVMPass
     // from above; the lowering records the bytes its code actually reaches
     // (getSharedMemoryBase), which the launch then reserves.
     module->removeAttr(tpxgpu::TPXGPUDialect::kSharedBytesAttrName);
-    planLoopSharedMemory(module);
     LLVM::GlobalOp shared = createSharedMemory(module);
     module->setAttr(tpxgpu::TPXGPUDialect::kBlockThreadsAttrName,
                     IntegerAttr::get(IntegerType::get(&getContext(), 32),

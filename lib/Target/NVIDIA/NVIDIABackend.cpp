@@ -40,11 +40,15 @@ static constexpr const char *kSimtTTGIRPasses =
     "tpxgpu-remove-layout-conversions,canonicalize,loop-invariant-code-motion,"
     "cse,tpxgpu-annotate-contiguity,tpxgpu-pipeline-async-copies,"
     "tpxgpu-prefetch-loads,canonicalize,cse,tpxgpu-pipeline-wgmma,"
-    "tpxgpu-annotate-contiguity,tpxgpu-allocate-shared-memory";
+    "tpxgpu-lower-layout-conversions,tpxgpu-annotate-contiguity,"
+    "tpxgpu-allocate-shared-memory";
 // Software pipelining comes after the layouts: tpxgpu-pipeline-async-copies
 // needs the dots' staging (tpxgpu-use-wgmma) and the loads' vector widths
 // (the first tpxgpu-annotate-contiguity); the register prefetcher and the
 // async-wgmma pass then take the loops it left.
+// tpxgpu-lower-layout-conversions turns the conversions that move data
+// between threads into local_alloc / local_load once no pass rewrites
+// layouts any more, and before the allocation places their buffers.
 // tpxgpu-annotate-contiguity comes after every rewrite of memory ops: the
 // vector widths the SIMT loads and stores may use (tpxgpu.contiguity).
 // tpxgpu-allocate-shared-memory is last. convert-tpxgpu-to-nvvm leaves

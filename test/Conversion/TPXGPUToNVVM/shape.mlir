@@ -1,7 +1,8 @@
-// RUN: tpx-opt %s -split-input-file --convert-tpxgpu-to-nvvm --canonicalize --cse -mlir-print-debuginfo=false | FileCheck %s
+// RUN: tpx-opt %s -split-input-file --tpxgpu-lower-layout-conversions --tpxgpu-allocate-shared-memory --convert-tpxgpu-to-nvvm --canonicalize --cse -mlir-print-debuginfo=false | FileCheck %s
 
 // A conversion between layouts that give threads different elements goes
-// through shared memory: barrier, vector stores of the 4 consecutive
+// through shared memory (tpxgpu-lower-layout-conversions makes it a padded
+// local_alloc / local_load): barrier, vector stores of the 4 consecutive
 // elements each thread holds per row, barrier, loads in the new layout.
 // The buffer is 32 rows of 32 + 8 (16 bytes of padding) halves.
 
@@ -14,7 +15,7 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
   // CHECK: nvvm.barrier0
   // CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<4xf16>, !llvm.ptr<3>
   // CHECK: nvvm.barrier0
-  // CHECK-COUNT-8: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> vector<1xf16>
+  // CHECK-COUNT-8: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> f16
   // CHECK: llvm.return
   tt.func private @convert(%x: tensor<32x32xf16, #row>) -> tensor<32x32xf16, #col> {
     %y = tpxgpu.convert_layout %x : tensor<32x32xf16, #row> -> tensor<32x32xf16, #col>
@@ -113,8 +114,9 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
 // -----
 
 // In a loop whose only shared-memory users are its conversions, each
-// conversion gets its own region per iteration parity and no leading
-// barrier: one barrier before the loop, one per conversion inside it.
+// conversion gets its own buffer per iteration parity and no leading
+// barrier: one barrier per conversion inside the loop, and none before it
+// since nothing in the kernel used shared memory before.
 
 #blocked = #tpxgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #tpxgpu.nvidia_mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
@@ -124,7 +126,7 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
   // Two 64x64 f16 regions of 64 x (64 + 8) halves, twice: 36864 bytes.
   // CHECK: "tpxgpu.shared-bytes" = 36864
   // CHECK-LABEL: llvm.func @loop(
-  // CHECK: nvvm.barrier0
+  // CHECK-NOT: nvvm.barrier0
   // CHECK: scf.for
   // CHECK-COUNT-1: nvvm.barrier0
   // CHECK: ldmatrix.sync.aligned.m8n8.x4.shared.b16

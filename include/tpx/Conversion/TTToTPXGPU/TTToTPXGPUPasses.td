@@ -182,14 +182,50 @@ def TPXGPUAllocateSharedMemory
     alloc to the last use of it or of any view of it, through scf control
     flow; a buffer used in a loop and defined outside is live through the
     whole loop) do not overlap share bytes. Ops whose lowering stages data
-    in shared memory (layout conversions that are not register renamings,
-    shape ops that move data between threads, cross-warp reductions, scans,
-    atomics) get a scratch offset live only at that op. The module gets
+    in shared memory (shape ops that move data between threads, cross-warp
+    reductions, scans, atomics) get a scratch offset live only at that op;
+    layout conversions that need shared memory are local_allocs by then
+    (tpxgpu-lower-layout-conversions). The module gets
     `tpxgpu.shared-bytes`, the high-water mark. The analysis is
     `tpx/Analysis/SharedMemoryAllocation.h`; `test-print-shared-allocation`
     prints its result.
   }];
   let dependentDialects = ["::tpx::tpxgpu::TPXGPUDialect"];
+}
+
+def TPXGPULowerLayoutConversions
+    : Pass<"tpxgpu-lower-layout-conversions", "::mlir::ModuleOp"> {
+  let summary = "Make layout conversions that need shared memory explicit "
+                "local_alloc / local_load";
+  let description = [{
+    A `tpxgpu.convert_layout` whose layouts give threads different elements
+    (tpxgpu::conversionNeedsSharedMemory) becomes
+    `tpxgpu.barrier; %m = tpxgpu.local_alloc %x; tpxgpu.barrier;
+    %y = tpxgpu.local_load %m` on a `#tpxgpu.padded_shared` buffer: row-major
+    with 16 bytes of padding after every row, so that threads reading down
+    a column hit different banks (ldmatrix reads mma.sync operands from it).
+    The first barrier waits for earlier readers of the bytes the allocation
+    may reuse; it is left out in a kernel when nothing before the
+    conversion can have touched shared memory, or right after another
+    barrier. The second makes the stores visible to the loads.
+
+    In an scf.for whose body touches shared memory only through top-level
+    conversions (a matmul's operand conversions), each conversion gets a
+    two-buffer allocation before the loop and uses buffer
+    ((iv - lb) / step) % 2 (memdesc_index, local_store, barrier,
+    local_load): a buffer written in iteration j is next written in j + 2,
+    and the conversion's barrier in j + 1 separates that from the reads in
+    j, so the first barrier is not needed. One barrier before the loop
+    separates it from earlier users.
+
+    Conversions that rename registers stay. Pointer tensors go through
+    shared memory as i64 (tt.ptr_to_int / tt.int_to_ptr). Runs at the end
+    of the NVIDIA `simt` ttgir stage, before tpxgpu-allocate-shared-memory;
+    convert-tpxgpu-to-nvvm rejects a convert_layout that still needs
+    shared memory.
+  }];
+  let dependentDialects = ["::tpx::tpxgpu::TPXGPUDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def TPXGPUAnnotateContiguity

@@ -107,6 +107,14 @@ std::optional<SmallVector<unsigned>> LinearLayout::getRegisterMapFrom(
   return map;
 }
 
+bool tpx::tpxgpu::conversionNeedsSharedMemory(const LinearLayout &from,
+                                              const LinearLayout &to) {
+  if (from == to)
+    return false;
+  auto identity = [](ArrayRef<int64_t> c) { return Coordinate(c); };
+  return !from.getRegisterMapFrom(to, identity).has_value();
+}
+
 std::string LinearLayout::str() const {
   std::string text;
   llvm::raw_string_ostream os(text);

@@ -106,6 +106,17 @@ std::optional<LinearLayout> toLinearLayout(mlir::Attribute layout,
                                            llvm::ArrayRef<int64_t> shape,
                                            std::string *error = nullptr);
 
+/// True when converting a tensor from layout `from` to layout `to` (same
+/// shape) moves data between threads: the layouts differ and `from` does
+/// not already give every thread the elements of its registers in `to`
+/// (LinearLayout::getRegisterMapFrom with the identity map). This is the
+/// one test of "a layout conversion needs shared memory":
+/// tpxgpu-lower-layout-conversions rewrites exactly those convert_layout
+/// ops into local_alloc / local_load, and convert-tpxgpu-to-nvvm lowers
+/// the others by renaming registers.
+bool conversionNeedsSharedMemory(const LinearLayout &from,
+                                 const LinearLayout &to);
+
 } // namespace tpx::tpxgpu
 
 #endif // TPX_DIALECT_TPXGPU_IR_TPXGPULINEARLAYOUT_H
