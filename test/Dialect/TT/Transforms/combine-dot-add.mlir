@@ -19,11 +19,11 @@ tt.func @fold(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %x: tensor<64x64xf32
 // CHECK-LABEL: tt.func @keep
 // CHECK: arith.addf
 // CHECK: arith.addf
-tt.func @keep(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %x: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+tt.func @keep(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %x: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>) {
   %z = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
   %d = tt.dot %a, %b, %x : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
   %s = arith.addf %x, %d : tensor<64x64xf32>
   %e = tt.dot %a, %b, %z : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
   %t = arith.addf %e, %x : tensor<64x64xf32>
-  tt.return %t, %e : tensor<64x64xf32>, tensor<64x64xf32>
+  tt.return %s, %t, %e : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
 }
