@@ -33,6 +33,13 @@
 // into a buffer no dot reads). The drain after the loop keeps in-flight
 // copies from landing in bytes the allocator gives to later buffers.
 //
+// A loop whose only dot accumulates into a carried value keeps the dot in
+// flight (async-dots): `warp_group_dot ... async`, then
+// `warp_group_dot_wait pendings = 1`, which retires dot i-1 in this warp
+// group; a second barrier retires it in all of them, and only then do the
+// copies overwrite the buffer it read. The MMAs of iteration i then run
+// under the copies' issue and iteration i+1's waits and first barrier.
+//
 //===----------------------------------------------------------------------===//
 #include "LoopSlices.h"
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
@@ -113,14 +120,16 @@ namespace {
 struct StagedOperand {
   tt::LoadOp load;
   LocalAllocOp alloc;
+  MemDescType single;           // the staging buffer's type
   SetVector<Operation *> slice; // computes the load's pointer and mask
   Value buffers;                // the S-buffer allocation
 };
 
 class AsyncCopyPipeliner {
 public:
-  AsyncCopyPipeliner(scf::ForOp loop, unsigned numStages)
-      : loop(loop), numStages(numStages), distance(numStages - 1) {}
+  AsyncCopyPipeliner(scf::ForOp loop, unsigned numStages, bool asyncDots)
+      : loop(loop), numStages(numStages), distance(numStages - 1),
+        asyncDots(asyncDots) {}
   LogicalResult match();
   void rewrite();
   /// The loop, rewritten once rewrite() ran.
@@ -136,8 +145,13 @@ private:
   Value ivPlus(OpBuilder &b, Value iv, int64_t iterations);
   Value constantLike(OpBuilder &b, Value like, int64_t value);
 
+  /// The iteration value `firstDot` accumulates into when it may stay in
+  /// flight (it is the loop's only dot and its result goes straight back).
+  std::optional<unsigned> getInFlightAccumulator();
+
   scf::ForOp loop;
   unsigned numStages, distance;
+  bool asyncDots;
   SmallVector<StagedOperand> operands;
   WarpGroupDotOp firstDot;
   SetVector<unsigned> advancedArgs;
@@ -170,7 +184,7 @@ LogicalResult AsyncCopyPipeliner::match() {
         continue;
       if (!canCopyAsynchronously(load, alloc.getType()))
         continue;
-      StagedOperand staged{load, alloc, {}, {}};
+      StagedOperand staged{load, alloc, alloc.getType(), {}, {}};
       bool recomputable = true;
       for (Value v : SmallVector<Value>{load.getPtr(), load.getMask()}) {
         if (!v)
@@ -214,6 +228,22 @@ LogicalResult AsyncCopyPipeliner::match() {
   return success();
 }
 
+std::optional<unsigned> AsyncCopyPipeliner::getInFlightAccumulator() {
+  if (!asyncDots || firstDot.getUseC() ||
+      llvm::count_if(loop.getBody()->getOperations(), [](Operation &op) {
+        return isa<WarpGroupDotOp>(op);
+      }) != 1)
+    return std::nullopt;
+  auto arg = dyn_cast<BlockArgument>(firstDot.getC());
+  if (!arg || arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0 ||
+      !arg.hasOneUse() || !firstDot.getD().hasOneUse())
+    return std::nullopt;
+  unsigned index = arg.getArgNumber() - 1;
+  if (loop.getBody()->getTerminator()->getOperand(index) != firstDot.getD())
+    return std::nullopt;
+  return index;
+}
+
 Value AsyncCopyPipeliner::constantLike(OpBuilder &b, Value like,
                                        int64_t value) {
   return arith::ConstantOp::create(b, loop.getLoc(),
@@ -245,7 +275,7 @@ void AsyncCopyPipeliner::emitCopies(OpBuilder &b, IRMapping &mapping, Value iv,
     if (Value original = s.load.getMask())
       mask = arith::AndIOp::create(b, loc, perCopy.lookupOrDefault(original),
                                    mask);
-    MemDescType single = s.alloc.getType();
+    MemDescType single = s.single;
     auto view = MemDescType::get(
         single.getShape(), single.getElementType(), single.getEncoding(),
         /*mutableMemory=*/true,
@@ -280,7 +310,7 @@ void AsyncCopyPipeliner::rewrite() {
   // orders them after earlier readers of the bytes.
   BarrierOp::create(b, loc);
   for (StagedOperand &s : operands) {
-    MemDescType single = s.alloc.getType();
+    MemDescType single = s.single;
     SmallVector<int64_t> shape = {int64_t(numStages)};
     llvm::append_range(shape, single.getShape());
     auto type = MemDescType::get(shape, single.getElementType(),
@@ -322,6 +352,38 @@ void AsyncCopyPipeliner::rewrite() {
   Value slot = slotOf(0);
   Value aheadSlot = slotOf(distance);
 
+  // The dots read this iteration's buffers. The staging ops go, and with
+  // them the barrier before the stores where nothing else is staged now.
+  SetVector<Operation *> stagingBarriers;
+  for (StagedOperand &s : operands) {
+    Operation *previous = s.alloc->getPrevNode();
+    while (isa_and_nonnull<LocalAllocOp>(previous))
+      previous = previous->getPrevNode();
+    if (isa_and_nonnull<BarrierOp>(previous) &&
+        previous != firstDot->getPrevNode())
+      stagingBarriers.insert(previous);
+  }
+  for (StagedOperand &s : operands) {
+    OpBuilder here(s.alloc);
+    MemDescType single = s.single;
+    auto view = MemDescType::get(
+        single.getShape(), single.getElementType(), single.getEncoding(),
+        /*mutableMemory=*/true,
+        cast<MemDescType>(s.buffers.getType()).getShape());
+    Value buffer = MemDescIndexOp::create(here, loc, view, s.buffers, slot);
+    s.alloc.getResult().replaceAllUsesWith(buffer);
+    s.alloc.erase();
+  }
+  for (Operation *stagingBarrier : stagingBarriers) {
+    bool stillStaging = false;
+    for (Operation *next = stagingBarrier->getNextNode();
+         isa_and_nonnull<LocalAllocOp, MemDescIndexOp>(next);
+         next = next->getNextNode())
+      stillStaging |= isa<LocalAllocOp>(next);
+    if (!stillStaging)
+      stagingBarrier->erase();
+  }
+
   // The fence and barrier tpxgpu-use-wgmma put before the dot now also
   // publish the copies; make sure they are there.
   Operation *barrier = firstDot->getPrevNode();
@@ -338,7 +400,25 @@ void AsyncCopyPipeliner::rewrite() {
   SmallVector<BlockArgument> aheadArgs;
   for (Value value : values)
     aheadArgs.push_back(body->addArgument(value.getType(), loc));
+  // Where iteration iv+D's copies go: after the barrier before the dot;
+  // with the dot in flight, after the wait that retires dot i-1 and a
+  // barrier that retires it in every warp group.
   OpBuilder afterBarrier(firstDot);
+  std::optional<unsigned> inFlight = getInFlightAccumulator();
+  if (inFlight) {
+    firstDot.setIsAsyncAttr(UnitAttr::get(firstDot.getContext()));
+    OpBuilder afterDot(firstDot->getContext());
+    afterDot.setInsertionPointAfter(firstDot);
+    SmallVector<Value> inputs = {firstDot.getD()};
+    if (isa<MemDescType>(firstDot.getA().getType()))
+      inputs.push_back(firstDot.getA());
+    inputs.push_back(firstDot.getB());
+    auto wait = WarpGroupDotWaitOp::create(afterDot, loc, ValueRange(inputs),
+                                           /*pendings=*/1u);
+    body->getTerminator()->setOperand(*inFlight, wait.getResult(0));
+    Operation *retired = BarrierOp::create(afterDot, loc);
+    afterBarrier.setInsertionPointAfter(retired);
+  }
   IRMapping aheadMapping;
   Value aheadIv = ivPlus(afterBarrier, iv, distance);
   aheadMapping.map(iv, aheadIv);
@@ -349,37 +429,10 @@ void AsyncCopyPipeliner::rewrite() {
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   yield.getResultsMutable().append(nextAhead);
 
-  // The dots read this iteration's buffers. The staging ops go, and with
-  // them the barrier before the stores where nothing else is staged now.
-  SetVector<Operation *> stagingBarriers;
-  for (StagedOperand &s : operands) {
-    Operation *previous = s.alloc->getPrevNode();
-    while (isa_and_nonnull<LocalAllocOp>(previous))
-      previous = previous->getPrevNode();
-    if (isa_and_nonnull<BarrierOp>(previous) && previous != barrier)
-      stagingBarriers.insert(previous);
-  }
-  for (StagedOperand &s : operands) {
-    OpBuilder here(s.alloc);
-    MemDescType single = s.alloc.getType();
-    auto view = MemDescType::get(
-        single.getShape(), single.getElementType(), single.getEncoding(),
-        /*mutableMemory=*/true,
-        cast<MemDescType>(s.buffers.getType()).getShape());
-    Value buffer = MemDescIndexOp::create(here, loc, view, s.buffers, slot);
-    s.alloc.getResult().replaceAllUsesWith(buffer);
-    s.alloc.erase();
+  // The copies made, the loads go (their address computations with them,
+  // once dead).
+  for (StagedOperand &s : operands)
     s.load.erase();
-  }
-  for (Operation *stagingBarrier : stagingBarriers) {
-    bool stillStaging = false;
-    for (Operation *next = stagingBarrier->getNextNode();
-         isa_and_nonnull<LocalAllocOp, MemDescIndexOp>(next);
-         next = next->getNextNode())
-      stillStaging |= isa<LocalAllocOp>(next);
-    if (!stillStaging)
-      stagingBarrier->erase();
-  }
 
   // A loop carrying the values iteration iv+D needs.
   SmallVector<Value> inits(loop.getInitArgs());
@@ -396,6 +449,12 @@ void AsyncCopyPipeliner::rewrite() {
 
   OpBuilder exit(loop);
   exit.setInsertionPointAfter(loop);
+  if (inFlight) {
+    Value result = loop.getResult(*inFlight);
+    auto drain = WarpGroupDotWaitOp::create(exit, loc, ValueRange{result},
+                                            /*pendings=*/0u);
+    result.replaceAllUsesExcept(drain.getResult(0), drain);
+  }
   AsyncWaitOp::create(exit, loc, ValueRange(), 0);
   BarrierOp::create(exit, loc);
 }
@@ -455,7 +514,7 @@ struct PipelineAsyncCopiesPass
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops) {
-      AsyncCopyPipeliner pipeliner(loop, numStages);
+      AsyncCopyPipeliner pipeliner(loop, numStages, asyncDots);
       if (failed(pipeliner.match()))
         continue;
       unsigned original = loop.getNumResults();

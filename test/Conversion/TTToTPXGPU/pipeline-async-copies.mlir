@@ -3,7 +3,8 @@
 // ahead: D copies before the loop, a wait for the oldest group before the
 // dot's fence and barrier, the next iteration's copies right after that
 // barrier, and a drain after the loop. The staging barrier goes.
-// RUN: tpx-opt %s --convert-tt-to-tpxgpu="num-warps=8" --tpxgpu-use-wgmma --canonicalize --tpxgpu-remove-layout-conversions --canonicalize --tpxgpu-annotate-contiguity --tpxgpu-pipeline-async-copies="num-stages=3" --canonicalize --cse -mlir-print-debuginfo=false | FileCheck %s
+// RUN: tpx-opt %s --convert-tt-to-tpxgpu="num-warps=8" --tpxgpu-use-wgmma --canonicalize --tpxgpu-remove-layout-conversions --canonicalize --tpxgpu-annotate-contiguity --tpxgpu-pipeline-async-copies="num-stages=3 async-dots=true" --canonicalize --cse -mlir-print-debuginfo=false | FileCheck %s
+// RUN: tpx-opt %s --convert-tt-to-tpxgpu="num-warps=8" --tpxgpu-use-wgmma --canonicalize --tpxgpu-remove-layout-conversions --canonicalize --tpxgpu-annotate-contiguity --tpxgpu-pipeline-async-copies="num-stages=3" --canonicalize --cse -mlir-print-debuginfo=false | FileCheck %s --check-prefix=SYNC
 // RUN: tpx-opt %s --convert-tt-to-tpxgpu="num-warps=8" --tpxgpu-use-wgmma --canonicalize --tpxgpu-remove-layout-conversions --canonicalize --tpxgpu-annotate-contiguity --tpxgpu-pipeline-async-copies="num-stages=1" -mlir-print-debuginfo=false | FileCheck %s --check-prefix=OFF
 
 // CHECK-LABEL: tt.func public @matmul
@@ -32,17 +33,39 @@
 // CHECK-NEXT: tpxgpu.async_wait num = 1
 // CHECK-NEXT: tpxgpu.fence_async_shared
 // CHECK-NEXT: tpxgpu.barrier
-// CHECK: %[[LIVE:.*]] = arith.cmpi slt, %[[AHEAD]], %[[N]]
+// With async-dots the dot stays in flight: dot i-1 retires here, in every warp group after
+// the barrier, and only then is its buffer overwritten.
+// CHECK-NEXT: %[[D:.*]] = tpxgpu.warp_group_dot %[[VA]], %[[VB]], %[[ACC]] async
+// CHECK-NEXT: %[[W:.*]]:3 = tpxgpu.warp_group_dot_wait %[[D]], %[[VA]], %[[VB]] pendings = 1
+// CHECK-NEXT: tpxgpu.barrier
+// CHECK: arith.cmpi slt, %[[AHEAD]], %[[N]]
 // CHECK: tpxgpu.memdesc_index %[[BA]][%[[NEXT]]]
 // CHECK: tpxgpu.async_copy_global_to_local %[[PA]]
 // CHECK: tpxgpu.memdesc_index %[[BB]][%[[NEXT]]]
 // CHECK: tpxgpu.async_copy_global_to_local %[[PB]]
 // CHECK: tpxgpu.async_commit_group
 // CHECK-NOT: tpxgpu.barrier
-// CHECK: %[[D:.*]] = tpxgpu.warp_group_dot %[[VA]], %[[VB]], %[[ACC]]
-// CHECK: scf.yield %[[D]]
-// CHECK: tpxgpu.async_wait num = 0
+// CHECK: scf.yield %[[W]]#0
+// CHECK: tpxgpu.warp_group_dot_wait %[[R]]#0 pendings = 0
+// CHECK-NEXT: tpxgpu.async_wait num = 0
 // CHECK-NEXT: tpxgpu.barrier
+
+// By default (no async-dots) the dot is synchronous and the next copies go right
+// after the barrier before it.
+// SYNC-LABEL: tt.func public @matmul
+// SYNC: scf.for
+// SYNC: tpxgpu.async_wait num = 1
+// SYNC-NEXT: tpxgpu.fence_async_shared
+// SYNC-NEXT: tpxgpu.barrier
+// SYNC: tpxgpu.async_copy_global_to_local
+// SYNC: tpxgpu.async_copy_global_to_local
+// SYNC: tpxgpu.async_commit_group
+// SYNC-NOT: tpxgpu.barrier
+// SYNC: tpxgpu.warp_group_dot
+// SYNC-NOT: async
+// SYNC: scf.yield
+// SYNC-NEXT: }
+// SYNC-NEXT: tpxgpu.async_wait num = 0
 
 // A load whose masked-off elements are not zero keeps the register path.
 // CHECK-LABEL: tt.func public @nonzero_other

@@ -160,13 +160,22 @@ def TPXGPUPipelineAsyncCopies
     iterations ahead in new iter_args; masks gain `iteration < upper
     bound`, so copies past the end read nothing. After the loop,
     `async_wait num = 0` and a barrier retire the copies still in flight.
+    With `async-dots`, a loop whose only dot accumulates into a value the
+    loop carries keeps that dot in flight: it becomes `async`, followed by
+    `warp_group_dot_wait ... pendings = 1` (dot i-1 retires), then a
+    barrier (every warp group has retired it) before the copies, which
+    then overwrite the buffer dot i-1 read; `pendings = 0` after the loop.
     Loops it cannot prove it may rewrite are left as they are (the
     register path, tpxgpu-prefetch-loads and tpxgpu-pipeline-wgmma, then
     applies). Nothing happens when `num-stages` is below 2.
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
-           "Triton's num_stages: shared buffers per pipelined operand">
+           "Triton's num_stages: shared buffers per pipelined operand">,
+    Option<"asyncDots", "async-dots", "bool", /*default=*/"false",
+           "Keep a loop's only dot in flight across iterations when the loop "
+           "carries its accumulator (async, one wgmma group pending, a second "
+           "barrier before the copies)">
   ];
   let dependentDialects = ["::tpx::tpxgpu::TPXGPUDialect",
                            "::mlir::arith::ArithDialect"];
