@@ -483,9 +483,15 @@ struct RemoveLayoutConversionsPass
         }
       }
     });
-    // The conversions put around loops often fold into constants.
-    if (changed)
+    // The conversions put around loops often fold into constants; those
+    // after a loop now carrying an MMA layout move forward like the others
+    // (a matmul epilogue truncates in the accumulator layout and converts
+    // the narrower result once).
+    if (changed) {
       rematerializeConversions(module);
+      if (propagateForward(module))
+        rematerializeConversions(module);
+    }
   }
 };
 
