@@ -116,6 +116,11 @@ static Value stageInSharedMemory(OpBuilder &b, Location loc, Value tensor,
                          ? cast<BlockArgument>(tensor).getOwner()
                          : tensor.getDefiningOp()->getBlock();
   if (definedIn != b.getInsertionBlock()) {
+    // Dots in several loops (a causal attention's two) share one copy.
+    for (Operation *user : tensor.getUsers())
+      if (auto staged = dyn_cast<LocalAllocOp>(user))
+        if (staged->getBlock() == definedIn && staged.getType() == buffer)
+          return staged;
     b.setInsertionPointAfterValue(tensor);
     // Earlier readers of reused bytes, as for the per-dot staging.
     BarrierOp::create(b, loc);
