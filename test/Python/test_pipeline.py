@@ -57,10 +57,12 @@ def test_round_trip_of_the_effective_text(target):
     assert p.text() == text
     assert p.target == target
     assert p.stages[0] == "ttir"
-    # NVIDIA's ttir also lowers block pointers and descriptors, so that the
-    # coverage check after it sees what the simt pipeline will compile.
+    # NVIDIA's ttir also folds additions into dots (as Triton's combine
+    # does) and lowers block pointers and descriptors, so that the coverage
+    # check after it sees what the simt pipeline will compile.
     extra = ([] if not target.startswith("sm_") else
-             ["tpxgpu-lower-tensor-descriptors", "tpxgpu-lower-block-pointers"])
+             ["tt-combine-dot-add", "tpxgpu-lower-tensor-descriptors",
+              "tpxgpu-lower-block-pointers"])
     assert p.passes("ttir") == CPU_DEFAULT_TTIR + extra
 
 

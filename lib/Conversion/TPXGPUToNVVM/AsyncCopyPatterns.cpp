@@ -21,10 +21,10 @@
 #include "SharedView.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
+#include "tpx/Dialect/TT/IR/TTOps.h"
 #include "tpx/Dialect/TT/IR/TTTypes.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/IR/Matchers.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -34,24 +34,6 @@ using namespace tpx::gpu_lowering;
 
 /// The widest copy cp.async has.
 static constexpr unsigned kMaxCopyBytes = 16;
-
-/// True when `other` is absent or all zeros: what cp.async's zero fill
-/// gives masked-off elements.
-static bool isZeroFill(Value other) {
-  if (!other)
-    return true;
-  Attribute value;
-  if (!matchPattern(other, m_Constant(&value)))
-    return false;
-  auto dense = dyn_cast<DenseElementsAttr>(value);
-  if (!dense || !dense.isSplat())
-    return false;
-  if (auto f = dyn_cast<FloatAttr>(dense.getSplatValue<Attribute>()))
-    return f.getValue().isZero() && !f.getValue().isNegative();
-  if (auto i = dyn_cast<IntegerAttr>(dense.getSplatValue<Attribute>()))
-    return i.getValue().isZero();
-  return false;
-}
 
 /// A synchronous copy of one run of `bytes` (1 or 2) bytes, where cp.async
 /// cannot: a predicated load into a 16-bit register, then a shared store.
@@ -80,7 +62,7 @@ struct AsyncCopyLowering
   matchAndRewrite(tpxgpu::AsyncCopyGlobalToLocalOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    if (!isZeroFill(op.getOther()))
+    if (op.getOther() && !tt::isZeroConstant(op.getOther()))
       return op.emitOpError("with an 'other' that is not zero cannot be "
                             "lowered to cp.async, which fills masked-off "
                             "elements with zeros");

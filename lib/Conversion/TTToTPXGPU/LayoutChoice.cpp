@@ -33,12 +33,9 @@ static unsigned getAccessBytes(Type elementType) {
   return 8;
 }
 
-BlockedEncodingAttr tpxgpu::getDefaultBlockedLayout(MLIRContext *context,
-                                                    ArrayRef<int64_t> shape,
-                                                    Type elementType,
-                                                    unsigned numWarps,
-                                                    unsigned threadsPerWarp,
-                                                    ArrayRef<unsigned> fastest) {
+BlockedEncodingAttr tpxgpu::getDefaultBlockedLayout(
+    MLIRContext *context, ArrayRef<int64_t> shape, Type elementType,
+    unsigned numWarps, unsigned threadsPerWarp, ArrayRef<unsigned> fastest) {
   unsigned rank = shape.size();
   assert(rank > 0 && "a blocked layout needs at least one dimension");
   assert((fastest.empty() || fastest.size() == rank) && "order of every dim");

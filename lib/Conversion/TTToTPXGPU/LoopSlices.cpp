@@ -51,3 +51,18 @@ tpx::sortInBlockOrder(const SetVector<Operation *> &ops) {
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   return SetVector<Operation *>(sorted.begin(), sorted.end());
 }
+
+scf::ForOp tpx::appendIterArgs(scf::ForOp loop, ValueRange extraInits) {
+  OpBuilder b(loop);
+  SmallVector<Value> inits(loop.getInitArgs());
+  llvm::append_range(inits, extraInits);
+  auto newLoop =
+      scf::ForOp::create(b, loop.getLoc(), loop.getLowerBound(),
+                         loop.getUpperBound(), loop.getStep(), inits);
+  newLoop->setAttrs(loop->getAttrs());
+  newLoop.getRegion().takeBody(loop.getRegion());
+  loop.replaceAllUsesWith(
+      newLoop.getResults().take_front(loop.getNumResults()));
+  loop.erase();
+  return newLoop;
+}

@@ -31,6 +31,12 @@ void collectIterArgs(mlir::scf::ForOp loop, llvm::ArrayRef<mlir::Value> roots,
 llvm::SetVector<mlir::Operation *>
 sortInBlockOrder(const llvm::SetVector<mlir::Operation *> &ops);
 
+/// Replaces `loop` by a loop with `extraInits` appended to its inits, which
+/// takes over its body (the caller has added the matching block arguments
+/// and yield operands); the old results' uses move to the new loop.
+mlir::scf::ForOp appendIterArgs(mlir::scf::ForOp loop,
+                                mlir::ValueRange extraInits);
+
 } // namespace tpx
 
 #endif // TPX_LIB_CONVERSION_TTTOTPXGPU_LOOPSLICES_H

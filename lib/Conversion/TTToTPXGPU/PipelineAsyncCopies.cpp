@@ -51,7 +51,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace tpx {
@@ -66,31 +65,14 @@ using namespace tpx::tpxgpu;
 /// cp.async moves 4, 8 or 16 bytes.
 static constexpr int64_t kMinCopyBytes = 4;
 
-/// True when `other` is absent or all zeros (cp.async's fill).
-static bool isZeroOrAbsent(Value other) {
-  if (!other)
-    return true;
-  Attribute value;
-  if (!matchPattern(other, m_Constant(&value)))
-    return false;
-  auto dense = dyn_cast<DenseElementsAttr>(value);
-  if (!dense || !dense.isSplat())
-    return false;
-  Attribute splat = dense.getSplatValue<Attribute>();
-  if (auto f = dyn_cast<FloatAttr>(splat))
-    return f.getValue().isPosZero();
-  if (auto i = dyn_cast<IntegerAttr>(splat))
-    return i.getValue().isZero();
-  return false;
-}
-
 /// True when each thread of `load` can copy its elements into `buffer` in
 /// runs of at least 4 bytes: its registers run along the dimension that is
 /// contiguous both in global memory (per `tpxgpu.contiguity`) and in the
 /// shared layout, and no element belongs to two threads.
 static bool canCopyAsynchronously(tt::LoadOp load, MemDescType buffer) {
   auto type = dyn_cast<RankedTensorType>(load.getType());
-  if (!type || load.getIsVolatile() || !isZeroOrAbsent(load.getOther()) ||
+  if (!type || load.getIsVolatile() ||
+      (load.getOther() && !tt::isZeroConstant(load.getOther())) ||
       !isa<tt::PointerType>(getElementTypeOrSelf(load.getPtr().getType())))
     return false;
   auto blocked = dyn_cast_or_null<BlockedEncodingAttr>(type.getEncoding());
@@ -435,17 +417,7 @@ void AsyncCopyPipeliner::rewrite() {
     s.load.erase();
 
   // A loop carrying the values iteration iv+D needs.
-  SmallVector<Value> inits(loop.getInitArgs());
-  inits.append(values);
-  auto newLoop =
-      scf::ForOp::create(b, loc, loop.getLowerBound(), loop.getUpperBound(),
-                         loop.getStep(), inits);
-  newLoop->setAttrs(loop->getAttrs());
-  newLoop.getRegion().takeBody(loop.getRegion());
-  loop.replaceAllUsesWith(
-      newLoop.getResults().take_front(loop.getNumResults()));
-  loop.erase();
-  loop = newLoop;
+  loop = appendIterArgs(loop, values);
 
   OpBuilder exit(loop);
   exit.setInsertionPointAfter(loop);

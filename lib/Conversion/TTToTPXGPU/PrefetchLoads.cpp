@@ -148,16 +148,7 @@ LogicalResult LoopPrefetcher::run() {
   }
 
   // A loop with the extra results, owning the updated body.
-  SmallVector<Value> inits(loop.getInitArgs());
-  inits.append(first);
-  auto newLoop =
-      scf::ForOp::create(b, loc, loop.getLowerBound(), loop.getUpperBound(),
-                         loop.getStep(), inits);
-  newLoop->setAttrs(loop->getAttrs());
-  newLoop.getRegion().takeBody(loop.getRegion());
-  loop.replaceAllUsesWith(
-      newLoop.getResults().take_front(loop.getNumResults()));
-  loop.erase();
+  appendIterArgs(loop, first);
   return success();
 }
 

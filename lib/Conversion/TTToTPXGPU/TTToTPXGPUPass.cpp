@@ -323,8 +323,7 @@ LogicalResult LayoutAssigner::processOp(Operation *op) {
 /// result are element-for-element companions of the pointers and must share
 /// their layout (the tt verifiers insist). Through a block pointer there is
 /// no pointer tensor and the result takes its own default layout.
-SmallVector<unsigned>
-LayoutAssigner::getCoalescedOrder(Value pointers) const {
+SmallVector<unsigned> LayoutAssigner::getCoalescedOrder(Value pointers) const {
   auto type = dyn_cast<RankedTensorType>(pointers.getType());
   if (!axisInfo || !type || type.getRank() < 2)
     return {};

@@ -1,5 +1,7 @@
 //===- TTElementwiseOps.cpp - casts, math, external calls, dots, print ----===//
 #include "tpx/Dialect/TT/IR/TTOps.h"
+
+#include "mlir/IR/Matchers.h"
 #include "tpx/Support/InlineAsmOperands.h"
 
 using namespace mlir;
@@ -229,4 +231,20 @@ LogicalResult PrintOp::verify() {
            << getIsSigned().size() << " entries but there are "
            << getArgs().size() << " arguments";
   return success();
+}
+
+bool tpx::tt::isZeroConstant(Value value) {
+  Attribute attr;
+  if (!value || !matchPattern(value, m_Constant(&attr)))
+    return false;
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    if (!dense.isSplat())
+      return false;
+    attr = dense.getSplatValue<Attribute>();
+  }
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return f.getValue().isPosZero();
+  if (auto i = dyn_cast<IntegerAttr>(attr))
+    return i.getValue().isZero();
+  return false;
 }

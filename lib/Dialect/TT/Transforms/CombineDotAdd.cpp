@@ -3,7 +3,6 @@
 #include "tpx/Dialect/TT/Transforms/TTTransforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -15,22 +14,6 @@ namespace tpx {
 using namespace mlir;
 using namespace tpx;
 
-/// True when `value` is a constant all-zero tensor (+0.0 or integer 0).
-static bool isZeroTensor(Value value) {
-  Attribute attr;
-  if (!matchPattern(value, m_Constant(&attr)))
-    return false;
-  auto dense = dyn_cast<DenseElementsAttr>(attr);
-  if (!dense || !dense.isSplat())
-    return false;
-  Attribute splat = dense.getSplatValue<Attribute>();
-  if (auto f = dyn_cast<FloatAttr>(splat))
-    return f.getValue().isPosZero();
-  if (auto i = dyn_cast<IntegerAttr>(splat))
-    return i.getValue().isZero();
-  return false;
-}
-
 namespace {
 /// add(x, dot(a, b, 0)) or add(dot(a, b, 0), x) -> dot(a, b, x).
 template <typename AddOp>
@@ -41,7 +24,7 @@ struct FoldAddIntoDot : public OpRewritePattern<AddOp> {
     for (unsigned i = 0; i < 2; ++i) {
       auto dot = add->getOperand(i).template getDefiningOp<tt::DotOp>();
       Value other = add->getOperand(1 - i);
-      if (!dot || !dot->hasOneUse() || !isZeroTensor(dot.getC()) ||
+      if (!dot || !dot->hasOneUse() || !tt::isZeroConstant(dot.getC()) ||
           other.getType() != dot.getType())
         continue;
       rewriter.replaceOpWithNewOp<tt::DotOp>(
@@ -54,8 +37,7 @@ struct FoldAddIntoDot : public OpRewritePattern<AddOp> {
   }
 };
 
-struct CombineDotAdd
-    : public tpx::impl::TTCombineDotAddBase<CombineDotAdd> {
+struct CombineDotAdd : public tpx::impl::TTCombineDotAddBase<CombineDotAdd> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FoldAddIntoDot<arith::AddFOp>, FoldAddIntoDot<arith::AddIOp>>(

@@ -29,6 +29,11 @@ struct GlobalMemory : public mlir::SideEffects::Resource::Base<GlobalMemory> {
 /// "same shape and base type".
 mlir::LogicalResult verifySameShapeElementwise(mlir::Operation *op);
 
+/// True when `value` is a constant whose every element is zero (+0.0 for
+/// floats): what a masked load's `other`, a dot's accumulator or cp.async's
+/// fill may be compared against.
+bool isZeroConstant(mlir::Value value);
+
 /// The trait behind TT_SameShapeElementwise in TTOps.td.
 template <typename ConcreteType>
 class SameShapeElementwise
