@@ -66,3 +66,20 @@ scf::ForOp tpx::appendIterArgs(scf::ForOp loop, ValueRange extraInits) {
   loop.erase();
   return newLoop;
 }
+
+FailureOr<SetVector<Operation *>>
+tpx::getAdvanceSlice(scf::ForOp loop, SetVector<unsigned> &iterArgs,
+                     bool closed) {
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  SetVector<Operation *> advance;
+  for (unsigned i = 0; i < iterArgs.size(); ++i) {
+    Value next = yield.getOperand(iterArgs[i]);
+    FailureOr<SetVector<Operation *>> slice = getRecomputableSlice(loop, next);
+    if (failed(slice))
+      return failure();
+    advance.insert(slice->begin(), slice->end());
+    if (closed)
+      collectIterArgs(loop, {next}, *slice, iterArgs);
+  }
+  return sortInBlockOrder(advance);
+}

@@ -27,6 +27,15 @@ void collectIterArgs(mlir::scf::ForOp loop, llvm::ArrayRef<mlir::Value> roots,
                      const llvm::SetVector<mlir::Operation *> &slice,
                      llvm::SetVector<unsigned> &iterArgs);
 
+/// The body ops that compute the next values of the iteration values in
+/// `iterArgs` (their yielded operands), in block order; fails if one is not
+/// recomputable. With `closed`, the iteration values those ops read join
+/// `iterArgs` (and are advanced too): needed to advance several iterations
+/// ahead, where every value read must be known for the later iteration.
+mlir::FailureOr<llvm::SetVector<mlir::Operation *>>
+getAdvanceSlice(mlir::scf::ForOp loop, llvm::SetVector<unsigned> &iterArgs,
+                bool closed);
+
 /// `ops` (of one block) in block order, for cloning.
 llvm::SetVector<mlir::Operation *>
 sortInBlockOrder(const llvm::SetVector<mlir::Operation *> &ops);

@@ -105,6 +105,13 @@ struct StagedOperand {
   MemDescType single;           // the staging buffer's type
   SetVector<Operation *> slice; // computes the load's pointer and mask
   Value buffers;                // the S-buffer allocation
+
+  /// The type of one buffer of `buffers` (memdesc_index's result).
+  MemDescType getBufferType() const {
+    return MemDescType::get(single.getShape(), single.getElementType(),
+                            single.getEncoding(), /*mutableMemory=*/true,
+                            cast<MemDescType>(buffers.getType()).getShape());
+  }
 };
 
 class AsyncCopyPipeliner {
@@ -197,16 +204,11 @@ LogicalResult AsyncCopyPipeliner::match() {
       roots.push_back(s.load.getMask());
     collectIterArgs(loop, roots, s.slice, advancedArgs);
   }
-  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  for (unsigned i = 0; i < advancedArgs.size(); ++i) {
-    Value next = yield.getOperand(advancedArgs[i]);
-    FailureOr<SetVector<Operation *>> slice = getRecomputableSlice(loop, next);
-    if (failed(slice))
-      return failure();
-    advanceSlice.insert(slice->begin(), slice->end());
-    collectIterArgs(loop, {next}, *slice, advancedArgs);
-  }
-  advanceSlice = sortInBlockOrder(advanceSlice);
+  FailureOr<SetVector<Operation *>> advance =
+      getAdvanceSlice(loop, advancedArgs, /*closed=*/true);
+  if (failed(advance))
+    return failure();
+  advanceSlice = std::move(*advance);
   return success();
 }
 
@@ -257,12 +259,8 @@ void AsyncCopyPipeliner::emitCopies(OpBuilder &b, IRMapping &mapping, Value iv,
     if (Value original = s.load.getMask())
       mask = arith::AndIOp::create(b, loc, perCopy.lookupOrDefault(original),
                                    mask);
-    MemDescType single = s.single;
-    auto view = MemDescType::get(
-        single.getShape(), single.getElementType(), single.getEncoding(),
-        /*mutableMemory=*/true,
-        cast<MemDescType>(s.buffers.getType()).getShape());
-    Value buffer = MemDescIndexOp::create(b, loc, view, s.buffers, slot);
+    Value buffer =
+        MemDescIndexOp::create(b, loc, s.getBufferType(), s.buffers, slot);
     auto copy = AsyncCopyGlobalToLocalOp::create(
         b, loc, pointers, buffer, mask, /*other=*/Value(), s.load.getCache(),
         s.load.getEvict(), /*isVolatile=*/false);
@@ -347,12 +345,8 @@ void AsyncCopyPipeliner::rewrite() {
   }
   for (StagedOperand &s : operands) {
     OpBuilder here(s.alloc);
-    MemDescType single = s.single;
-    auto view = MemDescType::get(
-        single.getShape(), single.getElementType(), single.getEncoding(),
-        /*mutableMemory=*/true,
-        cast<MemDescType>(s.buffers.getType()).getShape());
-    Value buffer = MemDescIndexOp::create(here, loc, view, s.buffers, slot);
+    Value buffer =
+        MemDescIndexOp::create(here, loc, s.getBufferType(), s.buffers, slot);
     s.alloc.getResult().replaceAllUsesWith(buffer);
     s.alloc.erase();
   }

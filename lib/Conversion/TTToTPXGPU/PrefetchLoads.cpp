@@ -81,27 +81,16 @@ LogicalResult LoopPrefetcher::run() {
   for (const Candidate &c : candidates)
     collectIterArgs(loop, llvm::to_vector(c.load->getOperands()), c.slice,
                     advancedArgs);
+  // Advancing may read further arguments (their current values): one
+  // iteration ahead, those are known at the top of the body.
+  FailureOr<SetVector<Operation *>> advancing =
+      getAdvanceSlice(loop, advancedArgs, /*closed=*/false);
+  if (failed(advancing))
+    return failure();
+  advanceSlice = std::move(*advancing);
+  for (Candidate &c : candidates)
+    c.slice = sortInBlockOrder(c.slice);
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  for (unsigned i = 0; i < advancedArgs.size(); ++i) {
-    Value next = yield.getOperand(advancedArgs[i]);
-    FailureOr<SetVector<Operation *>> slice = getRecomputableSlice(loop, next);
-    if (failed(slice))
-      return failure();
-    advanceSlice.insert(slice->begin(), slice->end());
-    // Advancing may read further arguments (their current values).
-  }
-  // Keep the body order (dominance) for cloning.
-  SmallVector<Operation *> ordered(advanceSlice.begin(), advanceSlice.end());
-  llvm::sort(ordered,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  advanceSlice = SetVector<Operation *>(ordered.begin(), ordered.end());
-  for (Candidate &c : candidates) {
-    SmallVector<Operation *> sorted(c.slice.begin(), c.slice.end());
-    llvm::sort(sorted, [](Operation *a, Operation *b) {
-      return a->isBeforeInBlock(b);
-    });
-    c.slice = SetVector<Operation *>(sorted.begin(), sorted.end());
-  }
 
   Location loc = loop.getLoc();
   OpBuilder b(loop);
