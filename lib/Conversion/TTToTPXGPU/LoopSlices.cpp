@@ -4,6 +4,7 @@
 #include "tpx/Dialect/TT/IR/TTOps.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -82,4 +83,32 @@ tpx::getAdvanceSlice(scf::ForOp loop, SetVector<unsigned> &iterArgs,
       collectIterArgs(loop, {next}, *slice, iterArgs);
   }
   return sortInBlockOrder(advance);
+}
+
+Value tpx::castToI32(OpBuilder &b, Location loc, Value value) {
+  Type type = value.getType();
+  Type i32 = b.getI32Type();
+  if (type.isIndex())
+    return b.createOrFold<arith::IndexCastOp>(loc, i32, value);
+  if (type.getIntOrFloatBitWidth() > 32)
+    return b.createOrFold<arith::TruncIOp>(loc, i32, value);
+  if (type.getIntOrFloatBitWidth() < 32)
+    return b.createOrFold<arith::ExtUIOp>(loc, i32, value);
+  return value;
+}
+
+Value tpx::getRotatingBufferIndex(OpBuilder &b, scf::ForOp loop, int64_t ahead,
+                                  int64_t count) {
+  Location loc = loop.getLoc();
+  Value iv = loop.getInductionVar();
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(iv.getType(), v));
+  };
+  Value iteration = arith::DivSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, iv, loop.getLowerBound()),
+      loop.getStep());
+  if (ahead)
+    iteration = arith::AddIOp::create(b, loc, iteration, constant(ahead));
+  return castToI32(b, loc,
+                   arith::RemSIOp::create(b, loc, iteration, constant(count)));
 }

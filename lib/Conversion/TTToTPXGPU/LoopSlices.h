@@ -36,6 +36,16 @@ mlir::FailureOr<llvm::SetVector<mlir::Operation *>>
 getAdvanceSlice(mlir::scf::ForOp loop, llvm::SetVector<unsigned> &iterArgs,
                 bool closed);
 
+/// The i32 index ((iv - lb) / step + ahead) mod count of the buffer that
+/// iteration iv + ahead * step uses when `count` buffers rotate, built at
+/// `b` (in the loop body).
+mlir::Value getRotatingBufferIndex(mlir::OpBuilder &b, mlir::scf::ForOp loop,
+                                   int64_t ahead, int64_t count);
+
+/// `value` (an integer of any width, or an index) as an i32.
+mlir::Value castToI32(mlir::OpBuilder &b, mlir::Location loc,
+                      mlir::Value value);
+
 /// `ops` (of one block) in block order, for cloning.
 llvm::SetVector<mlir::Operation *>
 sortInBlockOrder(const llvm::SetVector<mlir::Operation *> &ops);

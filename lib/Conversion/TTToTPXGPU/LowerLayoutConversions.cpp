@@ -31,6 +31,7 @@
 // the loop separates it from earlier users of the bytes.
 //
 //===----------------------------------------------------------------------===//
+#include "LoopSlices.h"
 #include "tpx/Analysis/SharedMemoryAllocation.h"
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
@@ -249,14 +250,7 @@ static Value getIterationParity(scf::ForOp loop) {
       loop.getStep());
   Value one = arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, 1));
   Value parity = b.createOrFold<arith::AndIOp>(loc, trip, one);
-  Type i32 = b.getI32Type();
-  if (type.isIndex())
-    return b.createOrFold<arith::IndexCastOp>(loc, i32, parity);
-  if (type.getIntOrFloatBitWidth() > 32)
-    return b.createOrFold<arith::TruncIOp>(loc, i32, parity);
-  if (type.getIntOrFloatBitWidth() < 32)
-    return b.createOrFold<arith::ExtUIOp>(loc, i32, parity);
-  return parity;
+  return castToI32(b, loc, parity);
 }
 
 /// Two buffers per conversion before `loop`; each conversion stores into

@@ -315,22 +315,8 @@ void AsyncCopyPipeliner::rewrite() {
   // right after the barrier before the first dot.
   OpBuilder top = OpBuilder::atBlockBegin(body);
   Value iv = loop.getInductionVar();
-  Value iteration = arith::DivSIOp::create(
-      top, loc, arith::SubIOp::create(top, loc, iv, loop.getLowerBound()),
-      loop.getStep());
-  auto slotOf = [&](int64_t ahead) {
-    Value shifted =
-        ahead ? arith::AddIOp::create(top, loc, iteration,
-                                      constantLike(top, iteration, ahead))
-              : iteration;
-    Value slot = arith::RemSIOp::create(
-        top, loc, shifted, constantLike(top, iteration, numStages));
-    if (!slot.getType().isInteger(32))
-      slot = arith::IndexCastOp::create(top, loc, top.getI32Type(), slot);
-    return slot;
-  };
-  Value slot = slotOf(0);
-  Value aheadSlot = slotOf(distance);
+  Value slot = getRotatingBufferIndex(top, loop, 0, numStages);
+  Value aheadSlot = getRotatingBufferIndex(top, loop, distance, numStages);
 
   // The dots read this iteration's buffers. The staging ops go, and with
   // them the barrier before the stores where nothing else is staged now.

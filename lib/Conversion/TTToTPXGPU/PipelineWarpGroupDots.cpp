@@ -24,6 +24,7 @@
 // wait after the loop.
 //
 //===----------------------------------------------------------------------===//
+#include "LoopSlices.h"
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
@@ -87,19 +88,9 @@ static void pipeline(WarpGroupDotOp dot, scf::ForOp loop, unsigned accIndex) {
   Value buffersA = allocA ? makeBuffers(before, allocA) : Value();
   Value buffersB = makeBuffers(before, allocB);
 
-  // slot = ((iv - lb) / step) mod 2, as i32, first thing in the body.
+  // This iteration's buffer, first thing in the body.
   OpBuilder body = OpBuilder::atBlockBegin(loop.getBody());
-  Value iteration = arith::DivSIOp::create(
-      body, loc,
-      arith::SubIOp::create(body, loc, loop.getInductionVar(),
-                            loop.getLowerBound()),
-      loop.getStep());
-  Value slot = arith::RemSIOp::create(
-      body, loc, iteration,
-      arith::ConstantOp::create(
-          body, loc, body.getIntegerAttr(iteration.getType(), kNumBuffers)));
-  if (!slot.getType().isInteger(32))
-    slot = arith::IndexCastOp::create(body, loc, body.getI32Type(), slot);
+  Value slot = getRotatingBufferIndex(body, loop, 0, kNumBuffers);
 
   // The staged value goes to this iteration's buffer instead.
   auto restage = [&](LocalAllocOp alloc, Value buffers) {
