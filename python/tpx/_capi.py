@@ -183,6 +183,7 @@ _PROTOTYPES = {
 
 _lock = threading.Lock()
 _lib = None
+_lib_path = None
 
 
 def _candidates():
@@ -232,12 +233,27 @@ def library():
                 fn = getattr(lib, name)
                 fn.restype = restype
                 fn.argtypes = argtypes
+            global _lib_path
+            _lib_path = os.path.abspath(path) if os.sep in path else None
             _lib = lib
             return lib
         raise TpxError(
             "tpx: cannot load the tpx library (build it with "
             "./scripts/build.sh or set TPX_LIBRARY); tried: " +
             "; ".join(tried))
+
+
+def bundled_plugin_dirs():
+    """Where the plugins that ship with tpx (TLX) live: `plugins/` beside
+    the build tree's `lib/`, or `<prefix>/lib/tpx/plugins` when installed.
+    Each plugin has its own folder there, named by its module name."""
+    library()
+    if _lib_path is None:
+        return []
+    lib_dir = os.path.dirname(_lib_path)
+    return [d for d in (os.path.join(os.path.dirname(lib_dir), "plugins"),
+                        os.path.join(lib_dir, "tpx", "plugins"))
+            if os.path.isdir(d)]
 
 
 def take_string(pointer):

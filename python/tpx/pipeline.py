@@ -512,8 +512,12 @@ def _kernel_error(jit_fn, message):
     return CompilationError(message, file, line, 0 if line else None, source)
 
 
-def resolve(jit_fn, target):
+def resolve(jit_fn, target, required=()):
     """The pipeline of one compile of `jit_fn` for `target`.
+
+    `required` names extensions the kernel's TTIR selects itself (its
+    module's `tpx.pipeline`, set by plugin language modules); they follow
+    the scoped and the kernel's own selections.
 
     Returns (pipeline_text_or_None, cache_key). The text is None when the
     kernel selects nothing (no @jit(pipeline=...), no active
@@ -530,7 +534,7 @@ def resolve(jit_fn, target):
     scoped = active_extensions()
     own = _kernel_selection(jit_fn)
     names = list(scoped)
-    for n in own:
+    for n in list(own) + list(required):
         if n not in names:
             names.append(n)
     hook = _hook

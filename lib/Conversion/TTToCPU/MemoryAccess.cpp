@@ -12,9 +12,9 @@ using namespace tpx::cpu;
 Value tpx::cpu::loadElement(OpBuilder &b, Location loc, Value address,
                             Type type, bool isVolatile) {
   Type memoryType = getMemoryType(type);
-  Value value = LLVM::LoadOp::create(b, loc, memoryType,
-                                     toLLVMPointer(b, loc, address),
-                                     /*alignment=*/0, isVolatile);
+  Value value =
+      LLVM::LoadOp::create(b, loc, memoryType, toLLVMPointer(b, loc, address),
+                           /*alignment=*/0, isVolatile);
   if (memoryType != type) // i1 stored as a byte: any non-zero byte is true
     value = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, value,
                                   createZero(b, loc, memoryType));
@@ -94,34 +94,44 @@ Value tpx::cpu::inBounds(OpBuilder &b, Location loc, ValueRange indices,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, i, zero),
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i,
                               toI64(b, loc, bound)));
-    result = result ? arith::AndIOp::create(b, loc, result, ok).getResult()
-                    : ok;
+    result =
+        result ? arith::AndIOp::create(b, loc, result, ok).getResult() : ok;
   }
   return result;
 }
 
-Value tpx::cpu::atomicUpdate(OpBuilder &b, Location loc,
-                             LLVM::AtomicBinOp kind, Value address,
-                             Value value, LLVM::AtomicOrdering order) {
-  return LLVM::AtomicRMWOp::create(b, loc, kind,
-                                   toLLVMPointer(b, loc, address), value,
-                                   order);
+Value tpx::cpu::atomicUpdate(OpBuilder &b, Location loc, LLVM::AtomicBinOp kind,
+                             Value address, Value value,
+                             LLVM::AtomicOrdering order) {
+  return LLVM::AtomicRMWOp::create(b, loc, kind, toLLVMPointer(b, loc, address),
+                                   value, order);
 }
 
 /// bool tpx_cpu_check_access(i64 address, i64 bytes, i32 isWrite,
 ///                           i32 pidX, i32 pidY, i32 pidZ)
 static constexpr const char *kCheckFn = "tpx_cpu_check_access";
 
+/// True when `op` accesses shared memory (address space 3): on the CPU, a
+/// program's own buffers (TLX's local_alloc), which lie outside every
+/// buffer argument by construction.
+static bool accessesSharedMemory(Operation *op) {
+  if (op->getNumOperands() == 0)
+    return false;
+  auto pointer = dyn_cast<tpx::tt::PointerType>(
+      getElementTypeOrSelf(op->getOperand(0).getType()));
+  return pointer && pointer.getAddressSpace() == 3;
+}
+
 Value tpx::cpu::guardAccess(OpBuilder &b, Location loc, Operation *op,
                             Value mask, Value address, int64_t bytes,
                             bool isWrite, bool boundsCheck) {
-  if (!boundsCheck)
+  if (!boundsCheck || accessesSharedMemory(op))
     return mask;
   auto module = op->getParentOfType<ModuleOp>();
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
-  declareRuntimeFunction(b, module, kCheckFn,
-                         b.getFunctionType({i64, i64, i32, i32, i32, i32},
-                                           {b.getI1Type()}));
+  declareRuntimeFunction(
+      b, module, kCheckFn,
+      b.getFunctionType({i64, i64, i32, i32, i32, i32}, {b.getI1Type()}));
   SmallVector<Value> grid = getGridArguments(op);
   auto check = [&](OpBuilder &cb, Location l) -> Value {
     return func::CallOp::create(
@@ -136,7 +146,7 @@ Value tpx::cpu::guardAccess(OpBuilder &b, Location loc, Operation *op,
     return check(b, loc);
   return buildGuarded(b, loc, mask, b.getI1Type(), check,
                       [](OpBuilder &eb, Location l) -> Value {
-                        return arith::ConstantIntOp::create(
-                            eb, l, eb.getI1Type(), 0);
+                        return arith::ConstantIntOp::create(eb, l,
+                                                            eb.getI1Type(), 0);
                       });
 }

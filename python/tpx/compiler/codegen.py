@@ -152,7 +152,17 @@ class ModuleGenerator:
         self.options = options
         self.functions = {}     # specialization key -> (symbol, results)
         self.extra_text = []    # function texts from plugins (DSL ops)
+        # Pipeline extensions the kernel's ops need (a plugin's lowering of
+        # its dialect): the module's `tpx.pipeline` attribute.
+        self.pipeline_extensions = []
         self.dry_run = False
+
+    def select_pipeline_extension(self, name):
+        """Compiles this kernel with the pipeline extension `name` (the
+        module gets `tpx.pipeline = [..., name]`). For plugin language
+        modules whose ops need their plugin's lowering."""
+        if name not in self.pipeline_extensions:
+            self.pipeline_extensions.append(name)
 
 
 class FunctionGenerator(ast.NodeVisitor):
@@ -833,6 +843,12 @@ class FunctionGenerator(ast.NodeVisitor):
         value = self.visit(node.value)
         index = self.visit(node.slice)
         if isinstance(value, tensor):
+            # A value of a plugin type indexes the way its type says
+            # (`buffers[i]` of a TLX allocation).
+            getitem = getattr(value.type, "__tpx_getitem__", None)
+            if getitem is not None:
+                return getitem(value, index, _semantic=self.semantic,
+                               _generator=self)
             return self.index_tensor(value, index, node)
         raw = _unwrap(value)
         getitem = getattr(raw, "__tpx_getitem__", None)

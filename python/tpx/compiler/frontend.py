@@ -63,4 +63,18 @@ def compile_to_ttir(jit_fn, arg_specs, compile_spec=None):
     # The kernel is emitted last (its callees first); put it first.
     functions = builder.functions
     builder.functions = [functions[-1]] + functions[:-1]
-    return builder.module_text(module.extra_text)
+    return builder.module_text(module.extra_text,
+                               module.pipeline_extensions)
+
+
+def selected_extensions(ttir):
+    """The pipeline extensions the module text `ttir` (as compile_to_ttir
+    writes it) selects through its `tpx.pipeline` attribute."""
+    first = ttir.split("\n", 1)[0]
+    marker = "tpx.pipeline = ["
+    start = first.find(marker)
+    if start < 0:
+        return []
+    end = first.find("]", start)
+    return [part.strip().strip('"') for part in
+            first[start + len(marker):end].split(",") if part.strip()]

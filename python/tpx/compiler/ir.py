@@ -204,6 +204,12 @@ class Builder:
             % (visibility, name, ", ".join(args), results,
                "true" if noinline else "false", body, loc or "loc(unknown)"))
 
-    def module_text(self, extra_functions=()):
-        return "module {\n%s\n}\n" % "\n".join(
-            list(self.functions) + list(extra_functions))
+    def module_text(self, extra_functions=(), pipeline_extensions=()):
+        """The module; `pipeline_extensions` become its `tpx.pipeline`
+        attribute (extensions the kernel's ops need)."""
+        attributes = ""
+        if pipeline_extensions:
+            attributes = " attributes {tpx.pipeline = [%s]}" % ", ".join(
+                '"%s"' % escape(name) for name in pipeline_extensions)
+        return "module%s {\n%s\n}\n" % (attributes, "\n".join(
+            list(self.functions) + list(extra_functions)))

@@ -475,6 +475,11 @@ class JITFunction(KernelInterface):
                                    num_stages=num_stages, debug=debug)
         with _frontend_lock:
             ttir = frontend.compile_to_ttir(self, specs, compile_spec)
+        required = frontend.selected_extensions(ttir)
+        if pipeline_text is not None and required:
+            # A pipeline text runs as given: add what the kernel's ops need
+            # (without a text, the compiler reads the module's selection).
+            pipeline_text, _ = pipeline.resolve(self, target, required)
         try:
             return compile_ttir(ttir, target, num_warps, num_stages,
                                 pipeline_text=pipeline_text,

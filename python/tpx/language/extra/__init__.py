@@ -19,6 +19,10 @@ All of `tpx.language.extra.<name>`, `from tpx.language.extra import <name>`
 and `import tpx.language.extra.<name>` work: the modules are registered in
 sys.modules when the plugin is loaded, and a meta-path finder creates them
 for plugins loaded through the C API behind the package's back.
+
+A plugin that ships with tpx (TLX) is loaded on first use of its name:
+`import tpx.language.extra.tlx` loads `<bundled>/tlx/*.so` (see
+tpx._capi.bundled_plugin_dirs) when no loaded plugin provides `tlx` yet.
 """
 
 import hashlib
@@ -459,6 +463,25 @@ def _sync():
     return True
 
 
+def _load_bundled(name):
+    """Loads the bundled plugin folder `name`, if tpx ships one; True when
+    it now provides tpx.language.extra.<name>."""
+    from tpx import _capi, plugins
+    if not name.isidentifier() or name.endswith("_ops"):
+        return False
+    try:
+        folders = [os.path.join(d, name) for d in _capi.bundled_plugin_dirs()]
+    except Exception:                   # noqa: BLE001 - no library: none
+        return False
+    for folder in folders:
+        if os.path.isdir(folder) and any(f.endswith(".so")
+                                         for f in os.listdir(folder)):
+            plugins.load_plugin(folder)
+            _sync()
+            return (_PREFIX + name) in sys.modules
+    return False
+
+
 def _known_names():
     return sorted(n for n in _registered)
 
@@ -472,6 +495,8 @@ def __getattr__(name):
         return importlib.import_module(_PREFIX + name)
     _sync()
     module = sys.modules.get(_PREFIX + name)
+    if module is None and _load_bundled(name):
+        module = sys.modules.get(_PREFIX + name)
     if module is not None:
         return module
     raise AttributeError(
@@ -491,6 +516,8 @@ class _Finder(importlib.abc.MetaPathFinder):
             return None
         _sync()
         module = sys.modules.get(fullname)
+        if module is None and _load_bundled(fullname[len(_PREFIX):]):
+            module = sys.modules.get(fullname)
         if module is None:
             return None
         return importlib.machinery.ModuleSpec(fullname, _Existing(module))

@@ -1,0 +1,28 @@
+//===- TLXDialect.h - the tlx dialect ---------------------------*- C++ -*-===//
+#ifndef TPX_TLX_TLXDIALECT_H
+#define TPX_TLX_TLXDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "tpx/Dialect/TT/IR/TTOps.h"
+
+#include "TLX/TLXDialect.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "TLX/TLXTypes.h.inc"
+
+namespace tpx::tlx {
+/// The program's local memory (a GPU's shared memory), which buffers live in.
+struct LocalMemory : public mlir::SideEffects::Resource::Base<LocalMemory> {
+  llvm::StringRef getName() final { return "<tlx local memory>"; }
+};
+} // namespace tpx::tlx
+
+#define GET_OP_CLASSES
+#include "TLX/TLXOps.h.inc"
+
+#endif // TPX_TLX_TLXDIALECT_H

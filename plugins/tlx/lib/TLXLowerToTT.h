@@ -1,0 +1,15 @@
+//===- TLXLowerToTT.h - tlx-lower-to-tt -------------------------*- C++ -*-===//
+#ifndef TPX_TLX_TLXLOWERTOTT_H
+#define TPX_TLX_TLXLOWERTOTT_H
+
+#include "mlir/IR/Operation.h"
+
+namespace tpx::tlx {
+/// Rewrites every tlx op under `root` as tt, arith and llvm ops with the
+/// semantics of a program that completes each async operation at once (the
+/// CPU target's lowering). Emits a diagnostic and fails on a view that
+/// cannot be lowered.
+mlir::LogicalResult lowerToTT(mlir::Operation *root);
+} // namespace tpx::tlx
+
+#endif // TPX_TLX_TLXLOWERTOTT_H

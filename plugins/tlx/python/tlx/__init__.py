@@ -1,0 +1,34 @@
+"""tpx.language.extra.tlx: TLX (Triton Low-level Language Extensions).
+
+Kernel authors allocate buffers in the program's local memory (shared
+memory on a GPU), fill them with async copies, run async tensor-core dots
+on them and wait for both themselves. The names, arguments and semantics
+are TLX's, so a TLX program runs on tpx once its imports read
+
+    import tpx as triton
+    import tpx.language as tl
+    import tpx.language.extra.tlx as tlx
+
+This module ships beside the TLX plugin's library and is imported when the
+plugin is loaded (or on first `import tpx.language.extra.tlx`, which loads
+the bundled plugin). Every function emits ops of the plugin's `tlx`
+dialect and selects the plugin's `tlx` pipeline extension for the kernel,
+which lowers them for the compile target (docs/tlx.md).
+"""
+
+from .types import (async_token, async_token_type, buffered_tensor,
+                    buffered_tensor_type, storage_kind)
+from .mem_ops import (async_load, async_load_commit_group,
+                      async_load_wait_group, local_alloc, local_load,
+                      local_reinterpret, local_slice, local_store,
+                      local_trans, local_view)
+from .mma_ops import async_dot, async_dot_wait
+from .utility import dtype_of, size_of
+
+__all__ = [
+    "async_dot", "async_dot_wait", "async_load", "async_load_commit_group",
+    "async_load_wait_group", "async_token", "async_token_type",
+    "buffered_tensor", "buffered_tensor_type", "dtype_of", "local_alloc",
+    "local_load", "local_reinterpret", "local_slice", "local_store",
+    "local_trans", "local_view", "size_of", "storage_kind",
+]

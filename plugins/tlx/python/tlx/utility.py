@@ -1,0 +1,35 @@
+"""TLX's compile-time helpers."""
+
+from tpx.language import core
+from tpx.language.core import constexpr
+
+from .types import buffered_tensor_type
+from ._support import tlx_builtin, unwrap
+
+
+@tlx_builtin
+def dtype_of(v, _semantic=None, _generator=None):
+    """The element type of a pointer (or tensor of pointers), a tensor, a
+    buffer or a tensor descriptor, as a constexpr dtype."""
+    v = unwrap(v)
+    if isinstance(v, core.dtype):
+        return constexpr(v)
+    ty = getattr(v, "type", None)
+    if isinstance(ty, buffered_tensor_type):
+        return constexpr(ty.element_ty)
+    dtype = getattr(v, "dtype", None)
+    if isinstance(dtype, core.dtype):
+        if dtype.is_ptr():
+            return constexpr(dtype.element_ty)
+        return constexpr(dtype)
+    raise TypeError("tlx.dtype_of() takes a pointer, a tensor, a buffer or a "
+                    "tensor descriptor, got %r" % (v,))
+
+
+@tlx_builtin
+def size_of(dtype, _semantic=None, _generator=None):
+    """The size of one element of `dtype` in bytes, as a constexpr."""
+    dtype = unwrap(dtype)
+    if not isinstance(dtype, core.dtype):
+        raise TypeError("tlx.size_of() takes a dtype, got %r" % (dtype,))
+    return constexpr(max(1, dtype.primitive_bitwidth // 8))

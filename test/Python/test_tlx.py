@@ -1,0 +1,327 @@
+"""TLX (the bundled plugin, tpx.language.extra.tlx) from Python.
+
+TLX kernels run on the CPU: buffers on each program's stack, async copies
+and dots complete at their issue (so at their wait, as TLX requires).
+These tests check values against numpy, the front end's and the dialect's
+diagnostics, and that the plugin is found and selected by itself.
+"""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import tpx
+import tpx.language as tl
+import tpx.language.extra.tlx as tlx
+from tpx.errors import CompilationError
+
+import frontend_harness as h
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+from tlx_tutorials import gemm_pipelined  # noqa: E402
+
+pytestmark = h.cpu_only("TLX kernels lower for the CPU target only so far")
+
+
+def _rng():
+    return np.random.default_rng(1234)
+
+
+# -- the pipelined GEMM tutorial -----------------------------------------------
+
+@pytest.mark.parametrize("shape", [(64, 64, 64), (96, 80, 200), (33, 17, 70),
+                                   (128, 32, 32)])
+def test_pipelined_gemm_f16(shape):
+    M, N, K = shape
+    rng = _rng()
+    a = rng.standard_normal((M, K)).astype(np.float16)
+    b = rng.standard_normal((K, N)).astype(np.float16)
+    c = gemm_pipelined.matmul(a, b)
+    ref = a.astype(np.float32) @ b.astype(np.float32)
+    np.testing.assert_allclose(c.astype(np.float32), ref, atol=0.06,
+                               rtol=0.01)
+
+
+@pytest.mark.parametrize("stages", [2, 4])
+def test_pipelined_gemm_stages_and_f32(stages):
+    rng = _rng()
+    a = rng.standard_normal((48, 72)).astype(np.float32)
+    b = rng.standard_normal((72, 40)).astype(np.float32)
+    config = dict(gemm_pipelined.CPU_CONFIG, NUM_STAGES=stages,
+                  BLOCK_SIZE_K=16)
+    c = gemm_pipelined.matmul(a, b, config)
+    np.testing.assert_allclose(c, a @ b, atol=1e-3, rtol=1e-4)
+
+
+def test_pipelined_gemm_transposed_b_strides():
+    # B given as a transposed view: its strides are (1, K).
+    rng = _rng()
+    a = rng.standard_normal((40, 64)).astype(np.float16)
+    bt = rng.standard_normal((24, 64)).astype(np.float16)
+    c = gemm_pipelined.matmul(a, bt.T)
+    ref = a.astype(np.float32) @ bt.T.astype(np.float32)
+    np.testing.assert_allclose(c.astype(np.float32), ref, atol=0.06,
+                               rtol=0.01)
+
+
+def test_the_kernel_selects_the_tlx_extension():
+    a = np.zeros((32, 32), np.float16)
+    text = h.ttir(gemm_pipelined.matmul_kernel_pipelined, a, a, a, 32, 32, 32,
+                  32, 1, 32, 1, 32, 1, **dict(
+                      (k, v) for k, v in gemm_pipelined.CPU_CONFIG.items()
+                      if k != "num_warps"))
+    assert text.startswith('module attributes {tpx.pipeline = ["tlx"]}')
+    assert '"tlx.async_load"' in text and '"tlx.async_dot"' in text
+
+
+# -- buffers ----------------------------------------------------------------------
+
+@tpx.jit
+def views_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    rows = tl.arange(0, BLOCK)[:, None]
+    cols = tl.arange(0, BLOCK)[None, :]
+    x = tl.load(x_ptr + rows * BLOCK + cols)
+    bufs = tlx.local_alloc((BLOCK, BLOCK), tl.float32, 2)
+    tlx.local_store(bufs[1], x)
+    # out[0] = x^T, out[1] = the top-right quarter of x, tiled, out[2] = x as
+    # int32 bits plus one, back as floats.
+    t = tlx.local_load(tlx.local_trans(bufs[1]))
+    tl.store(out_ptr + rows * BLOCK + cols, t)
+    quarter = tlx.local_slice(bufs[1], [0, BLOCK // 2], [BLOCK // 2,
+                                                         BLOCK // 2])
+    q = tlx.local_load(quarter)
+    qr = tl.arange(0, BLOCK // 2)[:, None]
+    qc = tl.arange(0, BLOCK // 2)[None, :]
+    tl.store(out_ptr + BLOCK * BLOCK + qr * BLOCK + qc, q)
+    bits = tlx.local_reinterpret(bufs[1], tl.int32)
+    tlx.local_store(bits, tlx.local_load(bits) + 1)
+    y = tlx.local_load(bufs[1])
+    tl.store(out_ptr + 2 * BLOCK * BLOCK + rows * BLOCK + cols, y)
+
+
+def test_buffer_views():
+    B = 8
+    x = _rng().standard_normal((B, B)).astype(np.float32)
+    out = np.zeros((3, B, B), np.float32)
+    h.run(views_kernel, (1,), x, out, BLOCK=B)
+    np.testing.assert_array_equal(out[0], x.T)
+    np.testing.assert_array_equal(out[1, :B // 2, :B // 2], x[:B // 2, B // 2:])
+    expected = (x.view(np.int32) + 1).view(np.float32)
+    np.testing.assert_array_equal(out[2], expected)
+
+
+@tpx.jit
+def masked_copy_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr,
+                       OTHER: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    bufs = tlx.local_alloc((BLOCK,), tl.float32, 1)
+    if OTHER:
+        token = tlx.async_load(x_ptr + offs, bufs[0], mask=offs < n,
+                               other=-1.0)
+    else:
+        token = tlx.async_load(x_ptr + offs, bufs[0], mask=offs < n)
+    group = tlx.async_load_commit_group([token])
+    done = tlx.async_load_wait_group(0, [group])
+    tl.store(out_ptr + offs, tlx.local_load(bufs[0], done))
+
+
+@pytest.mark.parametrize("other", [False, True])
+def test_masked_async_load_fills_other_or_zero(other):
+    x = np.arange(16, dtype=np.float32) + 1
+    out = np.full(16, 99.0, np.float32)
+    h.run(masked_copy_kernel, (1,), x, out, 5, BLOCK=16, OTHER=other)
+    expected = np.where(np.arange(16) < 5, x, -1.0 if other else 0.0)
+    np.testing.assert_array_equal(out, expected)
+
+
+@tpx.jit
+def register_a_kernel(a_ptr, b_ptr, c_ptr, USE: tl.constexpr):
+    r = tl.arange(0, 16)
+    a = tl.load(a_ptr + r[:, None] * 16 + r[None, :])
+    b_bufs = tlx.local_alloc((16, 16), tl.float16, 1)
+    tlx.local_store(b_bufs[0], tl.load(b_ptr + r[:, None] * 16 + r[None, :]))
+    acc = tl.full((16, 16), 1.0, tl.float32)
+    acc = tlx.async_dot(a, b_bufs[0], acc, use_acc=USE)
+    acc = tlx.async_dot_wait(0, acc)
+    tl.store(c_ptr + r[:, None] * 16 + r[None, :], acc)
+
+
+@pytest.mark.parametrize("use_acc", [True, False])
+def test_async_dot_with_a_in_registers(use_acc):
+    rng = _rng()
+    a = rng.standard_normal((16, 16)).astype(np.float16)
+    b = rng.standard_normal((16, 16)).astype(np.float16)
+    c = np.zeros((16, 16), np.float32)
+    h.run(register_a_kernel, (1,), a, b, c, USE=use_acc)
+    ref = a.astype(np.float32) @ b.astype(np.float32) + (1.0 if use_acc
+                                                         else 0.0)
+    np.testing.assert_allclose(c, ref, atol=1e-2)
+
+
+@tpx.jit
+def runtime_use_acc_kernel(a_ptr, c_ptr, flag):
+    r = tl.arange(0, 16)
+    bufs = tlx.local_alloc((16, 16), tl.float32, 2)
+    tlx.local_store(bufs[0], tl.load(a_ptr + r[:, None] * 16 + r[None, :]))
+    tlx.local_store(bufs[1], tl.full((16, 16), 0.0, tl.float32) +
+                    (r[:, None] == r[None, :]).to(tl.float32))
+    acc = tl.full((16, 16), 5.0, tl.float32)
+    acc = tlx.async_dot(bufs[0], bufs[1], acc, use_acc=flag != 0,
+                        input_precision="ieee")
+    acc = tlx.async_dot_wait(0, acc)
+    tl.store(c_ptr + r[:, None] * 16 + r[None, :], acc)
+
+
+@pytest.mark.parametrize("flag", [0, 1])
+def test_use_acc_at_run_time(flag):
+    a = _rng().standard_normal((16, 16)).astype(np.float32)
+    c = np.zeros((16, 16), np.float32)
+    h.run(runtime_use_acc_kernel, (1,), a, c, flag)
+    np.testing.assert_allclose(c, a + (5.0 if flag else 0.0), rtol=1e-6)
+
+
+# -- helpers ------------------------------------------------------------------
+
+@tpx.jit
+def helpers_kernel(x_ptr, out_ptr):
+    out = tlx.size_of(tlx.dtype_of(x_ptr)) * 10 + \
+        tlx.size_of(tl.float16)
+    tl.store(out_ptr, out)
+
+
+def test_dtype_of_and_size_of():
+    x = np.zeros(4, np.float64)
+    out = np.zeros(1, np.int32)
+    h.run(helpers_kernel, (1,), x, out)
+    assert out[0] == 82
+
+
+# -- errors with the Python location ------------------------------------------------
+
+def _compile_error(kernel, *args, **constexprs):
+    with pytest.raises(CompilationError) as info:
+        h.run(kernel, (1,), *args, **constexprs)
+    return str(info.value)
+
+
+@tpx.jit
+def bad_view_kernel(x_ptr):
+    bufs = tlx.local_alloc((16,), tl.float32, 2)
+    tlx.local_store(bufs[2], tl.zeros((16,), tl.float32))
+
+
+def test_view_index_out_of_range():
+    message = _compile_error(bad_view_kernel, np.zeros(16, np.float32))
+    assert "index 2 is out of range for 2 buffers" in message
+    assert "test_tlx.py" in message and "tlx.local_store(bufs[2]" in message
+
+
+@tpx.jit
+def bad_dot_kernel(x_ptr):
+    a = tlx.local_alloc((16, 32), tl.float16, 1)
+    b = tlx.local_alloc((16, 16), tl.float16, 1)
+    acc = tlx.async_dot(a[0], b[0])
+
+
+def test_dot_shape_mismatch():
+    message = _compile_error(bad_dot_kernel, np.zeros(16, np.float32))
+    assert "shapes (16, 32) and (16, 16) cannot be multiplied" in message
+
+
+@tpx.jit
+def bad_copy_kernel(x_ptr):
+    buf = tlx.local_alloc((32,), tl.float16, 1)
+    tlx.async_load(x_ptr + tl.arange(0, 32), buf[0])
+
+
+def test_async_load_element_type_mismatch():
+    message = _compile_error(bad_copy_kernel, np.zeros(32, np.float32))
+    assert "pointers to fp32 cannot fill a buffer of fp16" in message
+
+
+@tpx.jit
+def whole_allocation_kernel(x_ptr):
+    bufs = tlx.local_alloc((32,), tl.float32, 2)
+    tlx.local_load(bufs)
+
+
+def test_whole_allocation_where_one_buffer_is_needed():
+    message = _compile_error(whole_allocation_kernel,
+                             np.zeros(32, np.float32))
+    assert "must be one buffer: select it with tlx.local_view" in message
+
+
+@tpx.jit
+def tmem_kernel(x_ptr):
+    tlx.local_alloc((32, 32), tl.float32, 1, tlx.storage_kind.tmem)
+
+
+def test_tensor_memory_is_rejected():
+    message = _compile_error(tmem_kernel, np.zeros(32, np.float32))
+    assert "storage 'tmem' is not available" in message
+
+
+# -- finding the plugin ------------------------------------------------------
+
+def test_import_loads_the_bundled_plugin_in_a_fresh_process(tmp_path):
+    script = tmp_path / "script.py"
+    script.write_text(textwrap.dedent("""
+        import numpy as np
+        import tpx as triton
+        import tpx.language as tl
+        import tpx.language.extra.tlx as tlx
+
+        @triton.jit
+        def k(x_ptr, y_ptr):
+            offs = tl.arange(0, 8)
+            b = tlx.local_alloc((8,), tl.float32, 1)
+            t = tlx.async_load(x_ptr + offs, b[0])
+            tlx.async_load_wait_group(0)
+            tl.store(y_ptr + offs, tlx.local_load(b[0]) * 2)
+
+        x = np.arange(8, dtype=np.float32)
+        y = np.zeros(8, np.float32)
+        k[(1,)](x, y)
+        print(sorted(p.name for p in triton.loaded_plugins()), list(y))
+    """))
+    env = dict(os.environ)
+    env.pop("TRITON_PLUGIN_PATHS", None)
+    env["PYTHONPATH"] = os.path.join(ROOT, "python")
+    proc = subprocess.run([sys.executable, str(script)], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == \
+        "['tlx'] [0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 14.0]"
+
+
+def test_a_scoped_pipeline_keeps_the_tlx_lowering():
+    x = np.arange(16, dtype=np.float32)
+    out = np.zeros(16, np.float32)
+    seen = []
+
+    def hook(pipeline, name, target):
+        seen.append(name)
+        return pipeline
+
+    tpx.set_pipeline_hook(hook)
+    try:
+        masked_copy_kernel[(1,)](x, out, 16, BLOCK=16, OTHER=False)
+    finally:
+        tpx.unset_pipeline_hook()
+    assert "masked_copy_kernel" in seen
+    np.testing.assert_array_equal(out, x)
+
+
+def test_no_gpu_lowering_yet_is_a_clear_error():
+    text = h.ttir(masked_copy_kernel, np.zeros(16, np.float32),
+                  np.zeros(16, np.float32), 16, BLOCK=16, OTHER=False)
+    from tpx.compiler.compiler import compile_ttir
+    with pytest.raises(CompilationError) as info:
+        compile_ttir(text, "sm_90a", 4, 3)
+    assert "TLX has no lowering for target 'sm_90a' yet" in str(info.value)

@@ -1,0 +1,112 @@
+// Misuse of TLX ops is a verifier error at the op.
+// RUN: tpx-opt --load-plugin %example_plugins/tlx/TpxTLX.so %s --split-input-file --verify-diagnostics
+
+tt.func @view_out_of_range() {
+  %a = tlx.local_alloc : !tlx.buffer<2x16x16xf16>
+  %c2 = arith.constant 2 : i32
+  // expected-error @+1 {{index 2 is out of range: '!tlx.buffer<2x16x16xf16>' holds 2 buffers}}
+  %v = tlx.local_view %a[%c2] : !tlx.buffer<2x16x16xf16> -> !tlx.buffer<16x16xf16>
+  tt.return
+}
+
+// -----
+
+tt.func @view_shape() {
+  %a = tlx.local_alloc : !tlx.buffer<2x16x16xf16>
+  %c0 = arith.constant 0 : i32
+  // expected-error @+1 {{must be a buffer of its trailing dimensions}}
+  %v = tlx.local_view %a[%c0] : !tlx.buffer<2x16x16xf16> -> !tlx.buffer<16x8xf16>
+  tt.return
+}
+
+// -----
+
+tt.func @alloc_rank() {
+  // expected-error @+1 {{the leading dimension counts buffers}}
+  %a = tlx.local_alloc : !tlx.buffer<16xf16>
+  tt.return
+}
+
+// -----
+
+tt.func @reuse_too_small() {
+  %a = tlx.local_alloc : !tlx.buffer<1x16x16xf16>
+  // expected-error @+1 {{reuses 512 bytes}}
+  %b = tlx.local_alloc : !tlx.buffer<1x16x16xf32> reuse %a : !tlx.buffer<1x16x16xf16>
+  tt.return
+}
+
+// -----
+
+tt.func @dot_shapes(%a: tensor<64x16xf16>) {
+  %bufs = tlx.local_alloc : !tlx.buffer<1x32x32xf16>
+  %c0 = arith.constant 0 : i32
+  %b = tlx.local_view %bufs[%c0] : !tlx.buffer<1x32x32xf16> -> !tlx.buffer<32x32xf16>
+  %acc = arith.constant dense<0.0> : tensor<64x32xf32>
+  // expected-error @+1 {{shapes do not fit: 64x16 @ 32x32 + 64x32}}
+  %d = tlx.async_dot %a, %b, %acc : tensor<64x16xf16>, !tlx.buffer<32x32xf16> -> tensor<64x32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @dot_types(%a: tensor<64x32xbf16>) {
+  %bufs = tlx.local_alloc : !tlx.buffer<1x32x32xf16>
+  %c0 = arith.constant 0 : i32
+  %b = tlx.local_view %bufs[%c0] : !tlx.buffer<1x32x32xf16> -> !tlx.buffer<32x32xf16>
+  %acc = arith.constant dense<0.0> : tensor<64x32xf32>
+  // expected-error @+1 {{operands must have one element type, got 'bf16' and 'f16'}}
+  %d = tlx.async_dot %a, %b, %acc : tensor<64x32xbf16>, !tlx.buffer<32x32xf16> -> tensor<64x32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @async_load_shape(%p: tensor<16x32x!tt.ptr<f16>>) {
+  %bufs = tlx.local_alloc : !tlx.buffer<1x32x32xf16>
+  %c0 = arith.constant 0 : i32
+  %b = tlx.local_view %bufs[%c0] : !tlx.buffer<1x32x32xf16> -> !tlx.buffer<32x32xf16>
+  // expected-error @+1 {{do not match the buffer}}
+  %t = tlx.async_load %p, %b : tensor<16x32x!tt.ptr<f16>>, !tlx.buffer<32x32xf16>
+  tt.return
+}
+
+// -----
+
+tt.func @store_type(%v: tensor<32x32xf32>) {
+  %bufs = tlx.local_alloc : !tlx.buffer<1x32x32xf16>
+  %c0 = arith.constant 0 : i32
+  %b = tlx.local_view %bufs[%c0] : !tlx.buffer<1x32x32xf16> -> !tlx.buffer<32x32xf16>
+  // expected-error @+1 {{value 'tensor<32x32xf32>' does not match the buffer}}
+  tlx.local_store %b, %v : !tlx.buffer<32x32xf16>, tensor<32x32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @slice_outside() {
+  %bufs = tlx.local_alloc : !tlx.buffer<1x32x32xf16>
+  %c0 = arith.constant 0 : i32
+  %b = tlx.local_view %bufs[%c0] : !tlx.buffer<1x32x32xf16> -> !tlx.buffer<32x32xf16>
+  // expected-error @+1 {{slice [16, 48) of dimension 0 lies outside the source's 32 elements}}
+  %s = tlx.local_slice %b {offsets = array<i64: 16, 0>} : !tlx.buffer<32x32xf16> -> !tlx.buffer<32x32xf16>
+  tt.return
+}
+
+// -----
+
+tt.func @trans_order() {
+  %bufs = tlx.local_alloc : !tlx.buffer<1x32x16xf16>
+  %c0 = arith.constant 0 : i32
+  %b = tlx.local_view %bufs[%c0] : !tlx.buffer<1x32x16xf16> -> !tlx.buffer<32x16xf16>
+  // expected-error @+1 {{order must be a permutation of 0..1}}
+  %t = tlx.local_trans %b {order = array<i32: 1, 1>} : !tlx.buffer<32x16xf16> -> !tlx.buffer<16x32xf16>
+  tt.return
+}
+
+// -----
+
+// expected-error @+1 {{buffer dimensions must be positive}}
+tt.func @bad_type(%b: !tlx.buffer<0x16xf16>) {
+  tt.return
+}
