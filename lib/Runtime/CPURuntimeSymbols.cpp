@@ -180,10 +180,13 @@ static void memrefCopy(int64_t elementSize, UnrankedMemRef *src,
 } // extern "C"
 
 std::vector<RuntimeSymbol> tpx::cpu::getRuntimeSymbols() {
-  return {{"tpx_cpu_print", reinterpret_cast<void *>(&tpx_cpu_print)},
-          {"tpx_cpu_assert_fail",
-           reinterpret_cast<void *>(&tpx_cpu_assert_fail)},
-          {"tpx_cpu_check_access",
-           reinterpret_cast<void *>(&tpx_cpu_check_access)},
-          {"memrefCopy", reinterpret_cast<void *>(&memrefCopy)}};
+  std::vector<RuntimeSymbol> symbols = {
+      {"tpx_cpu_print", reinterpret_cast<void *>(&tpx_cpu_print)},
+      {"tpx_cpu_assert_fail", reinterpret_cast<void *>(&tpx_cpu_assert_fail)},
+      {"tpx_cpu_check_access",
+       reinterpret_cast<void *>(&tpx_cpu_check_access)},
+      {"memrefCopy", reinterpret_cast<void *>(&memrefCopy)}};
+  for (const RuntimeSymbol &symbol : getTaskRuntimeSymbols())
+    symbols.push_back(symbol);
+  return symbols;
 }

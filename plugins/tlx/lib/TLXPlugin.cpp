@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace tpx::plugin;
 
@@ -24,13 +25,23 @@ static TpxStatus runLowerToTT(MlirOperation root, const TpxOptionValues *,
   return TPX_SUCCESS;
 }
 
+static TpxStatus runResolveFunctionAddresses(MlirOperation root,
+                                             const TpxOptionValues *, void *,
+                                             TpxReporter *reporter) {
+  if (mlir::failed(tpx::tlx::resolveFunctionAddresses(unwrap(root))))
+    return fail(reporter, "tlx-cpu-resolve-function-addresses failed (see the "
+                          "diagnostics above)");
+  return TPX_SUCCESS;
+}
+
 static const TpxDialectInfo kDialects[] = {{
     "tlx",
     insertDialects<tpx::tlx::TLXDialect>,
     nullptr,
 }};
 
-static const TpxPassInfo kPasses[] = {{
+static const TpxPassInfo kPasses[] = {
+    {
     "tlx-lower-to-tt",
     "Lower TLX ops to tt ops for a target that runs a program as one thread "
     "(the CPU): buffers on the stack, async operations complete at once",
@@ -40,16 +51,31 @@ static const TpxPassInfo kPasses[] = {{
     runLowerToTT,
     nullptr,
     dependOn<tpx::tt::TTDialect, mlir::arith::ArithDialect,
-             mlir::LLVM::LLVMDialect>,
-}};
+             mlir::LLVM::LLVMDialect, mlir::scf::SCFDialect>,
+    },
+    {
+    "tlx-cpu-resolve-function-addresses",
+    "Replace tlx.function_address with the address of its llvm.func (the "
+    "CPU lowering's task trampolines)",
+    /*anchorOp=*/nullptr,
+    /*options=*/nullptr,
+    0,
+    runResolveFunctionAddresses,
+    nullptr,
+    dependOn<mlir::LLVM::LLVMDialect>,
+    }};
 
 /// The `tlx` extension: where each target lowers TLX.
 static TpxStatus applyTLX(const TpxPipelineEditor *editor, void *,
                           TpxReporter *reporter) {
   llvm::StringRef target = editor->target ? editor->target : "";
-  if (target == "cpu")
-    return editor->insertAfter(editor->opaque, "ttir", "inline",
-                               "tlx-lower-to-tt");
+  if (target == "cpu") {
+    if (TpxStatus status = editor->insertAfter(editor->opaque, "ttir",
+                                               "inline", "tlx-lower-to-tt"))
+      return status;
+    return editor->insertAfter(editor->opaque, "llir", "convert-func-to-llvm",
+                               "tlx-cpu-resolve-function-addresses");
+  }
   return fail(reporter, "TLX has no lowering for target '" + target +
                             "' yet; TLX kernels compile for the CPU target "
                             "(--target cpu) (docs/tlx.md)");
@@ -65,7 +91,7 @@ static const TpxPipelineExtensionInfo kExtensions[] = {{
 static const TpxPluginInfo kInfo = {
     TPX_PLUGIN_INFO_HEADER("tlx", "0.1"),
     kPasses,
-    1,
+    2,
     kDialects,
     1,
     nullptr,
