@@ -31,6 +31,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
+#include "tpx/Conversion/TTToTPXGPU/WarpGroupDots.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUTypes.h"
@@ -56,15 +57,14 @@ constexpr int64_t kMaxInstrN = 256;
 constexpr unsigned kWarpsPerGroup = 4;
 } // namespace
 
-/// The version-3 accumulator layout for an MxN tile on `numWarps` warps, or
-/// null when wgmma cannot hold it without replicating work. Warps go along
-/// M as long as each warp group gets its own 64 rows, then along N while
-/// each group keeps at least 16 columns (a 32-byte swizzle of B).
-static NvidiaMmaEncodingAttr chooseLayout(MLIRContext *context, int64_t m,
-                                          int64_t n, int64_t instrK,
-                                          unsigned numWarps) {
+/// The warp groups along M and N for an MxN tile on `numWarps` warps, or
+/// none when wgmma cannot cover it without replicating work. Warps go
+/// along M as long as each warp group gets its own 64 rows, then along N
+/// while each group keeps at least 16 columns (a 32-byte swizzle of B).
+static std::optional<std::pair<unsigned, unsigned>>
+chooseWarpGroups(int64_t m, int64_t n, unsigned numWarps) {
   if (numWarps % kWarpsPerGroup != 0 || m % kWarpGroupM != 0 || n % 16 != 0)
-    return {};
+    return std::nullopt;
   unsigned groupsM = 1, groupsN = 1;
   for (unsigned left = numWarps / kWarpsPerGroup; left > 1; left /= 2) {
     if (m / (kWarpGroupM * groupsM) >= 2)
@@ -72,8 +72,19 @@ static NvidiaMmaEncodingAttr chooseLayout(MLIRContext *context, int64_t m,
     else if (n / (16 * groupsN) >= 2)
       groupsN *= 2;
     else
-      return {};
+      return std::nullopt;
   }
+  return std::make_pair(groupsM, groupsN);
+}
+
+/// The version-3 accumulator layout for an MxN tile (null as above).
+static NvidiaMmaEncodingAttr chooseLayout(MLIRContext *context, int64_t m,
+                                          int64_t n, int64_t instrK,
+                                          unsigned numWarps) {
+  auto groups = chooseWarpGroups(m, n, numWarps);
+  if (!groups)
+    return {};
+  auto [groupsM, groupsN] = *groups;
   int64_t instrN = std::min(kMaxInstrN, n / groupsN);
   return NvidiaMmaEncodingAttr::get(context, /*version=*/3,
                                     {groupsM * kWarpsPerGroup, groupsN},
@@ -146,31 +157,44 @@ static bool hasTransposedForms(Type element) {
   return element.isF16() || element.isBF16();
 }
 
-/// The K of one wgmma instruction for `dot`, or 0 when wgmma has no form
-/// for its types: f16 x f16 or bf16 x bf16 into f32, f32 x f32 into f32 as
-/// tf32 (inputPrecision = tf32; ieee stays exact on FMAs), any pair of
-/// e4m3/e5m2 into f32, and i8 x i8 into i32 (signed). f16 accumulators,
-/// mixed types (f16 x fp8) and fp8 into f16 keep their other lowering.
+int64_t tpxgpu::getWarpGroupDotInstrK(Type a, Type b, Type acc,
+                                      tt::InputPrecision precision) {
+  // ieee f32 dots stay exact on FMAs; f16 accumulators, mixed types (f16 x
+  // fp8) and fp8 into f16 keep their other lowering.
+  bool supported = (a == b && hasTransposedForms(a) && acc.isF32()) ||
+                   (a.isF32() && b.isF32() && acc.isF32() &&
+                    precision == tt::InputPrecision::TF32) ||
+                   (isFp8(a) && isFp8(b) && acc.isF32()) ||
+                   (a.isInteger(8) && b.isInteger(8) && acc.isInteger(32));
+  return supported ? kInstrKBytes * 8 / a.getIntOrFloatBitWidth() : 0;
+}
+
+bool tpxgpu::canUseWarpGroupDot(tt::DotOp dot, unsigned numWarps) {
+  RankedTensorType acc = dot.getType();
+  int64_t instrK =
+      getWarpGroupDotInstrK(dot.getA().getType().getElementType(),
+                            dot.getB().getType().getElementType(),
+                            acc.getElementType(), dot.getInputPrecision());
+  return acc.getRank() == 2 && instrK &&
+         dot.getA().getType().getShape()[1] % instrK == 0 &&
+         chooseWarpGroups(acc.getDimSize(0), acc.getDimSize(1), numWarps);
+}
+
+/// The K of one wgmma instruction for `dot`, or 0 when this pass leaves it.
 static int64_t getWgmmaInstrK(tt::DotOp dot) {
   RankedTensorType acc = dot.getType();
   // convert-tt-to-tpxgpu gave 16-bit dots an mma.sync layout, the others
-  // an FMA (blocked) one.
+  // an FMA (blocked) one; a 16-bit dot it left on FMAs stays there.
   auto mma = dyn_cast_or_null<NvidiaMmaEncodingAttr>(acc.getEncoding());
-  if ((mma && mma.isHopper()) ||
-      (!mma && !isa_and_nonnull<BlockedEncodingAttr>(acc.getEncoding())))
-    return 0;
   Type a = dot.getA().getType().getElementType();
-  Type b = dot.getB().getType().getElementType();
-  Type c = acc.getElementType();
-  bool supported = (a == b && hasTransposedForms(a) && c.isF32() && mma) ||
-                   (a.isF32() && b.isF32() && c.isF32() &&
-                    dot.getInputPrecision() == tt::InputPrecision::TF32) ||
-                   (isFp8(a) && isFp8(b) && c.isF32()) ||
-                   (a.isInteger(8) && b.isInteger(8) && c.isInteger(32));
-  if (!supported)
+  if ((mma && mma.isHopper()) ||
+      (!mma && !isa_and_nonnull<BlockedEncodingAttr>(acc.getEncoding())) ||
+      (hasTransposedForms(a) && !mma))
     return 0;
-  int64_t instrK = kInstrKBytes * 8 / a.getIntOrFloatBitWidth();
-  if (dot.getA().getType().getShape()[1] % instrK != 0)
+  int64_t instrK = tpxgpu::getWarpGroupDotInstrK(
+      a, dot.getB().getType().getElementType(), acc.getElementType(),
+      dot.getInputPrecision());
+  if (!instrK || dot.getA().getType().getShape()[1] % instrK != 0)
     return 0;
   return instrK;
 }
