@@ -138,10 +138,10 @@ extern "C" {
 /// trampoline(task, context, grid...) on threads of their own (task 0 on
 /// the caller's), and returns when all have finished.
 static void tpx_cpu_run_tasks(int32_t count, int64_t trampoline,
-                              int64_t context, int32_t x, int32_t y,
-                              int32_t z, int32_t nx, int32_t ny, int32_t nz) {
-  using TaskFn = void (*)(int32_t, int64_t, int32_t, int32_t, int32_t,
-                          int32_t, int32_t, int32_t);
+                              int64_t context, int32_t x, int32_t y, int32_t z,
+                              int32_t nx, int32_t ny, int32_t nz) {
+  using TaskFn = void (*)(int32_t, int64_t, int32_t, int32_t, int32_t, int32_t,
+                          int32_t, int32_t);
   auto run = reinterpret_cast<TaskFn>(static_cast<uintptr_t>(trampoline));
   TaskGroup group;
   group.size = count;
@@ -170,8 +170,7 @@ static void tpx_cpu_run_tasks(int32_t count, int64_t trampoline,
 }
 
 static void tpx_cpu_mbarrier_init(int64_t address, int32_t count, int32_t,
-                                  int32_t, int32_t, int32_t, int32_t,
-                                  int32_t) {
+                                  int32_t, int32_t, int32_t, int32_t, int32_t) {
   auto lock = lockBarriers();
   *asBarrier(address) = {count, count, 0, 0};
 }
@@ -187,9 +186,9 @@ static void tpx_cpu_mbarrier_arrive(int64_t address, int32_t count, int32_t,
 
 /// One arrival that also expects `bytes` more transaction bytes in this
 /// phase (mbarrier.arrive.expect_tx).
-static void tpx_cpu_mbarrier_expect_tx(int64_t address, int32_t bytes,
+static void tpx_cpu_mbarrier_expect_tx(int64_t address, int32_t bytes, int32_t,
                                        int32_t, int32_t, int32_t, int32_t,
-                                       int32_t, int32_t) {
+                                       int32_t) {
   auto lock = lockBarriers();
   MBarrier *bar = asBarrier(address);
   bar->tx += bytes;
@@ -223,8 +222,7 @@ static void tpx_cpu_mbarrier_wait(int64_t address, int32_t phase, int32_t line,
           llvm::formatv("deadlock in program ({0}, {1}, {2}): the wait at "
                         "line {3} for phase {4} of {5} can never complete "
                         "(no other task runs)",
-                        x, y, z, line, phase,
-                        describeBarrier(allocLine, index))
+                        x, y, z, line, phase, describeBarrier(allocLine, index))
               .str());
     return;
   }
@@ -235,9 +233,8 @@ static void tpx_cpu_mbarrier_wait(int64_t address, int32_t phase, int32_t line,
   group->waits[self.task] = {true, bar, line, allocLine, index, phase};
   if (group->isDeadlocked())
     reportDeadlock(group, x, y, z);
-  group->changed.wait(lock, [&] {
-    return bar->phase != phase || group->deadlocked;
-  });
+  group->changed.wait(lock,
+                      [&] { return bar->phase != phase || group->deadlocked; });
   group->waits[self.task].waiting = false;
 }
 

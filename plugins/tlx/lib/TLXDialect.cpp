@@ -280,9 +280,8 @@ LogicalResult AsyncDotWaitOp::verify() {
 // mbarriers and TMA
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-BarriersType::verify(function_ref<InFlightDiagnostic()> emitError,
-                     int64_t count) {
+LogicalResult BarriersType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t count) {
   if (count <= 0)
     return emitError() << "a barrier allocation holds at least one barrier";
   return success();
@@ -316,13 +315,13 @@ static LogicalResult verifyDescriptorCopy(Operation *op, Type descType,
 }
 
 LogicalResult AsyncDescriptorLoadOp::verify() {
-  return verifyDescriptorCopy(*this, getDesc().getType(),
-                              getOffsets().size(), getBuffer().getType());
+  return verifyDescriptorCopy(*this, getDesc().getType(), getOffsets().size(),
+                              getBuffer().getType());
 }
 
 LogicalResult AsyncDescriptorStoreOp::verify() {
-  return verifyDescriptorCopy(*this, getDesc().getType(),
-                              getOffsets().size(), getBuffer().getType());
+  return verifyDescriptorCopy(*this, getDesc().getType(), getOffsets().size(),
+                              getBuffer().getType());
 }
 
 //===----------------------------------------------------------------------===//

@@ -148,9 +148,8 @@ static LogicalResult outline(AsyncTasksOp tasks, ModuleOp module,
     for (Value v : captures)
       inputs.push_back(v.getType());
     inputs.push_back(i32);
-    std::string name = (kernel.getName() + "__tlx_task" +
-                        llvm::Twine(counter) + "_" +
-                        llvm::Twine(functions.size()))
+    std::string name = (kernel.getName() + "__tlx_task" + llvm::Twine(counter) +
+                        "_" + llvm::Twine(functions.size()))
                            .str();
     auto func = tt::FuncOp::create(moduleBuilder, task.getLoc(), name,
                                    moduleBuilder.getFunctionType(inputs, {}));
@@ -186,7 +185,8 @@ static LogicalResult outline(AsyncTasksOp tasks, ModuleOp module,
     Block *entry = trampoline.addEntryBlock();
     OpBuilder b = OpBuilder::atBlockEnd(entry);
     auto slotType = tt::PointerType::get(i64, kSharedAddressSpace);
-    Value base = tt::IntToPtrOp::create(b, loc, slotType, entry->getArgument(1));
+    Value base =
+        tt::IntToPtrOp::create(b, loc, slotType, entry->getArgument(1));
     DenseMap<Value, Value> decoded;
     for (auto [i, value] : llvm::enumerate(shared)) {
       Value slot = tt::AddPtrOp::create(b, loc, slotType, base,

@@ -42,27 +42,28 @@ static const TpxDialectInfo kDialects[] = {{
 
 static const TpxPassInfo kPasses[] = {
     {
-    "tlx-lower-to-tt",
-    "Lower TLX ops to tt ops for a target that runs a program as one thread "
-    "(the CPU): buffers on the stack, async operations complete at once",
-    /*anchorOp=*/nullptr,
-    /*options=*/nullptr,
-    0,
-    runLowerToTT,
-    nullptr,
-    dependOn<tpx::tt::TTDialect, mlir::arith::ArithDialect,
-             mlir::LLVM::LLVMDialect, mlir::scf::SCFDialect>,
+        "tlx-lower-to-tt",
+        "Lower TLX ops to tt ops for a target that runs a program as one "
+        "thread "
+        "(the CPU): buffers on the stack, async operations complete at once",
+        /*anchorOp=*/nullptr,
+        /*options=*/nullptr,
+        0,
+        runLowerToTT,
+        nullptr,
+        dependOn<tpx::tt::TTDialect, mlir::arith::ArithDialect,
+                 mlir::LLVM::LLVMDialect, mlir::scf::SCFDialect>,
     },
     {
-    "tlx-cpu-resolve-function-addresses",
-    "Replace tlx.function_address with the address of its llvm.func (the "
-    "CPU lowering's task trampolines)",
-    /*anchorOp=*/nullptr,
-    /*options=*/nullptr,
-    0,
-    runResolveFunctionAddresses,
-    nullptr,
-    dependOn<mlir::LLVM::LLVMDialect>,
+        "tlx-cpu-resolve-function-addresses",
+        "Replace tlx.function_address with the address of its llvm.func (the "
+        "CPU lowering's task trampolines)",
+        /*anchorOp=*/nullptr,
+        /*options=*/nullptr,
+        0,
+        runResolveFunctionAddresses,
+        nullptr,
+        dependOn<mlir::LLVM::LLVMDialect>,
     }};
 
 /// The `tlx` extension: where each target lowers TLX.
@@ -70,8 +71,8 @@ static TpxStatus applyTLX(const TpxPipelineEditor *editor, void *,
                           TpxReporter *reporter) {
   llvm::StringRef target = editor->target ? editor->target : "";
   if (target == "cpu") {
-    if (TpxStatus status = editor->insertAfter(editor->opaque, "ttir",
-                                               "inline", "tlx-lower-to-tt"))
+    if (TpxStatus status = editor->insertAfter(editor->opaque, "ttir", "inline",
+                                               "tlx-lower-to-tt"))
       return status;
     return editor->insertAfter(editor->opaque, "llir", "convert-func-to-llvm",
                                "tlx-cpu-resolve-function-addresses");

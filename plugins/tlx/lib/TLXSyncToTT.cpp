@@ -86,8 +86,8 @@ struct AllocBarriersLowering : TLXPattern<AllocBarriersOp> {
     Location loc = op.getLoc();
     int64_t count = op.getType().getCount();
     Type pointer = getTypeConverter()->convertType(op.getType());
-    Value base = allocateLocalMemory(rewriter, op, pointer,
-                                     count * kBarrierWords * 4);
+    Value base =
+        allocateLocalMemory(rewriter, op, pointer, count * kBarrierWords * 4);
     if (!base)
       return rewriter.notifyMatchFailure(op, "not inside a function");
     // Initialised where the op is (as on a GPU, before any use).
@@ -132,8 +132,7 @@ struct BarrierWaitLowering : TLXPattern<BarrierWaitOp> {
       index = rewriter.getRemappedValue(view.getIndex());
       if (auto alloc = view.getBarriers().getDefiningOp<AllocBarriersOp>())
         allocLine = getLine(alloc.getLoc());
-    } else if (auto alloc =
-                   op.getBarrier().getDefiningOp<AllocBarriersOp>()) {
+    } else if (auto alloc = op.getBarrier().getDefiningOp<AllocBarriersOp>()) {
       index = getI32Constant(rewriter, loc, 0);
       allocLine = getLine(alloc.getLoc());
     }
@@ -141,8 +140,7 @@ struct BarrierWaitLowering : TLXPattern<BarrierWaitOp> {
     Value line = getI32Constant(rewriter, loc, getLine(loc));
     Value fromLine = getI32Constant(rewriter, loc, allocLine);
     guarded(rewriter, loc, adaptor.getPred(), [&](OpBuilder &b) {
-      call(b, loc, kWait,
-           {address, adaptor.getPhase(), line, fromLine, index});
+      call(b, loc, kWait, {address, adaptor.getPhase(), line, fromLine, index});
     });
     rewriter.eraseOp(op);
     return success();
@@ -185,8 +183,8 @@ struct AsyncDescriptorLoadLowering : TLXPattern<AsyncDescriptorLoadOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     BufferType buffer = op.getBuffer().getType();
-    auto block = RankedTensorType::get(buffer.getShape(),
-                                       buffer.getElementType());
+    auto block =
+        RankedTensorType::get(buffer.getShape(), buffer.getElementType());
     Value data = tt::DescriptorLoadOp::create(
         rewriter, loc, block, adaptor.getDesc(), adaptor.getOffsets(),
         tt::CacheModifierAttr::get(rewriter.getContext(), op.getCache()),

@@ -1,4 +1,5 @@
-//===- TLXToTTCommon.h - what the tlx-lower-to-tt patterns share -*- C++ -*-===//
+//===- TLXToTTCommon.h - what the tlx-lower-to-tt patterns share -*- C++
+//-*-===//
 //
 // Internal to the TLX plugin: the buffers' strides, pointer tensors of a
 // buffer's elements and the base of the conversion patterns.
@@ -103,7 +104,8 @@ inline Value getZeros(OpBuilder &b, Location loc, RankedTensorType type) {
 /// The tensor of pointers to every element of a buffer at `base` with
 /// `strides`: base + sum over d of range(shape[d]) * strides[d].
 inline Value getElementPointers(OpBuilder &b, Location loc, Value base,
-                         ArrayRef<int64_t> shape, ArrayRef<int64_t> strides) {
+                                ArrayRef<int64_t> shape,
+                                ArrayRef<int64_t> strides) {
   unsigned rank = shape.size();
   Type i32 = b.getI32Type();
   auto full = RankedTensorType::get(shape, i32);
@@ -164,7 +166,6 @@ protected:
 
   BufferStrides &strides;
 };
-
 
 /// `bytes` of the program's local memory as a `pointer` (a !tt.ptr in
 /// address space 3): an llvm.alloca in the entry block of the function
