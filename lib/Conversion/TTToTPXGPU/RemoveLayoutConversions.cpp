@@ -208,9 +208,27 @@ static std::optional<ArgUse> getUseInLayout(Operation *user, Attribute layout) {
   return ArgUse{user, convert};
 }
 
+/// The elementwise op that computes loop argument `index`'s next value from
+/// the argument itself (a pointer tensor's increment, `p + BK`), when its
+/// result is used only by the yield.
+static Operation *getIncrement(scf::ForOp loop, unsigned index) {
+  BlockArgument arg = loop.getRegionIterArg(index);
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  Value next = yield.getOperand(index);
+  Operation *def = next.getDefiningOp();
+  if (!def || def->getBlock() != loop.getBody() ||
+      !def->hasTrait<OpTrait::Elementwise>() || !isMemoryEffectFree(def) ||
+      def->getNumResults() != 1 || !next.hasOneUse() ||
+      !llvm::is_contained(def->getOperands(), arg))
+    return nullptr;
+  return def;
+}
+
 /// Carries loop argument `index` of `loop` in the layout its uses convert
 /// to, when every use reaches one layout L (getUseInLayout) and the yielded
-/// value is converted from L.
+/// value is converted from L -- or is computed from the argument by an
+/// elementwise increment (a loop-carried pointer tensor whose load wants
+/// another layout: the increment is redone in L).
 static bool carryInUsedLayout(scf::ForOp loop, unsigned index) {
   BlockArgument arg = loop.getRegionIterArg(index);
   auto argType = dyn_cast<RankedTensorType>(arg.getType());
@@ -218,10 +236,22 @@ static bool carryInUsedLayout(scf::ForOp loop, unsigned index) {
     return false;
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   auto yielded = yield.getOperand(index).getDefiningOp<ConvertLayoutOp>();
-  if (!yielded)
+  Operation *increment = yielded ? nullptr : getIncrement(loop, index);
+  Attribute layout;
+  if (yielded) {
+    layout = yielded.getSrc().getType().getEncoding();
+  } else if (increment) {
+    for (Operation *user : arg.getUsers())
+      if (auto convert = dyn_cast<ConvertLayoutOp>(user)) {
+        Attribute used = convert.getType().getEncoding();
+        if (layout && layout != used)
+          return false;
+        layout = used;
+      }
+  }
+  if (!layout || layout == argType.getEncoding())
     return false;
-  Attribute layout = yielded.getSrc().getType().getEncoding();
-  auto newType = cast<RankedTensorType>(yielded.getSrc().getType());
+  auto newType = argType.cloneWithEncoding(layout);
 
   // Every use must reach L, and the other operands of elementwise uses must
   // be recomputable in L (done up front, so that failure changes nothing
@@ -229,24 +259,32 @@ static bool carryInUsedLayout(scf::ForOp loop, unsigned index) {
   SmallVector<ArgUse> uses;
   llvm::DenseMap<Operation *, SmallVector<Value>> newOperands;
   Rematerializer rematerializer;
+  auto operandsInLayout = [&](Operation *user) -> bool {
+    SmallVector<Value> operands;
+    for (Value operand : user->getOperands()) {
+      if (operand == arg || !isa<RankedTensorType>(operand.getType())) {
+        operands.push_back(operand);
+        continue;
+      }
+      Value inLayout = rematerializer.get(operand, layout);
+      if (!inLayout)
+        return false;
+      operands.push_back(inLayout);
+    }
+    newOperands[user] = std::move(operands);
+    return true;
+  };
   for (Operation *user : arg.getUsers()) {
+    if (user == increment) {
+      if (!operandsInLayout(user))
+        return false;
+      continue;
+    }
     std::optional<ArgUse> use = getUseInLayout(user, layout);
     if (!use)
       return false;
-    if (user != use->convert.getOperation()) {
-      SmallVector<Value> operands;
-      for (Value operand : user->getOperands()) {
-        if (operand == arg || !isa<RankedTensorType>(operand.getType())) {
-          operands.push_back(operand);
-          continue;
-        }
-        Value inLayout = rematerializer.get(operand, layout);
-        if (!inLayout)
-          return false;
-        operands.push_back(inLayout);
-      }
-      newOperands[user] = std::move(operands);
-    }
+    if (user != use->convert.getOperation() && !operandsInLayout(user))
+      return false;
     uses.push_back(*use);
   }
 
@@ -254,26 +292,35 @@ static bool carryInUsedLayout(scf::ForOp loop, unsigned index) {
   OpOperand &init = loop.getInitArgsMutable()[index];
   init.set(ConvertLayoutOp::create(b, loop.getLoc(), newType, init.get()));
   arg.setType(newType);
+  // The elementwise op `user`, redone in L on the argument itself.
+  auto redo = [&](Operation *user) {
+    OperationState state(user->getLoc(), user->getName());
+    state.addOperands(newOperands[user]);
+    state.addAttributes(user->getAttrs());
+    state.addTypes(RankedTensorType::get(
+        newType.getShape(), getElementTypeOrSelf(user->getResult(0).getType()),
+        layout));
+    return b.create(state)->getResult(0);
+  };
   for (ArgUse &use : uses) {
     bool direct = use.user == use.convert.getOperation();
     Value replacement = arg;
     if (!direct) {
-      // The elementwise op, redone in L on the argument itself.
       b.setInsertionPoint(use.convert);
-      OperationState state(use.user->getLoc(), use.user->getName());
-      state.addOperands(newOperands[use.user]);
-      state.addAttributes(use.user->getAttrs());
-      state.addTypes(RankedTensorType::get(
-          newType.getShape(),
-          getElementTypeOrSelf(use.user->getResult(0).getType()), layout));
-      replacement = b.create(state)->getResult(0);
+      replacement = redo(use.user);
     }
     use.convert.replaceAllUsesWith(replacement);
     use.convert.erase();
     if (!direct && use.user->use_empty())
       use.user->erase();
   }
-  yield->setOperand(index, yielded.getSrc());
+  if (increment) {
+    b.setInsertionPoint(increment);
+    yield->setOperand(index, redo(increment));
+    increment->erase();
+  } else {
+    yield->setOperand(index, yielded.getSrc());
+  }
   Value result = loop.getResult(index);
   result.setType(newType);
   b.setInsertionPointAfter(loop);

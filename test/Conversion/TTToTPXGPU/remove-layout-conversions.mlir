@@ -97,3 +97,34 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
     tt.return
   }
 }
+
+// -----
+
+#rows = #tpxgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#cols = #tpxgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
+  // A loop-carried pointer tensor whose load wants another layout (a
+  // K-contiguous B): it is carried in the load's layout, its increment redone
+  // there, and converted once before the loop, not every iteration.
+  // CHECK-LABEL: tt.func public @pointer_increment
+  // CHECK: %[[INIT:.*]] = tpxgpu.convert_layout %{{.*}} : tensor<32x32x!tt.ptr<f16>, #blocked> -> tensor<32x32x!tt.ptr<f16>, [[COLS:#[a-z0-9]+]]>
+  // CHECK: scf.for {{.*}} iter_args(%[[P:.*]] = %[[INIT]], {{.*}}) -> (tensor<32x32x!tt.ptr<f16>, [[COLS]]>, tensor<32x32xf16, [[COLS]]>)
+  // CHECK-NOT: tpxgpu.convert_layout
+  // CHECK: tt.load %[[P]] : tensor<32x32x!tt.ptr<f16>, [[COLS]]>
+  // CHECK: %[[NEXT:.*]] = tt.addptr %[[P]], %{{.*}} : tensor<32x32x!tt.ptr<f16>, [[COLS]]>, tensor<32x32xi32, [[COLS]]>
+  // CHECK: scf.yield %[[NEXT]],
+  tt.func public @pointer_increment(%p0: tensor<32x32x!tt.ptr<f16>, #rows>, %n: i32) -> tensor<32x32xf16, #cols> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<32> : tensor<32x32xi32, #rows>
+    %zero = arith.constant dense<0.0> : tensor<32x32xf16, #cols>
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%p = %p0, %sum = %zero) -> (tensor<32x32x!tt.ptr<f16>, #rows>, tensor<32x32xf16, #cols>) : i32 {
+      %q = tpxgpu.convert_layout %p : tensor<32x32x!tt.ptr<f16>, #rows> -> tensor<32x32x!tt.ptr<f16>, #cols>
+      %x = tt.load %q : tensor<32x32x!tt.ptr<f16>, #cols>
+      %s = arith.addf %sum, %x : tensor<32x32xf16, #cols>
+      %next = tt.addptr %p, %step : tensor<32x32x!tt.ptr<f16>, #rows>, tensor<32x32xi32, #rows>
+      scf.yield %next, %s : tensor<32x32x!tt.ptr<f16>, #rows>, tensor<32x32xf16, #cols>
+    }
+    tt.return %r#1 : tensor<32x32xf16, #cols>
+  }
+}
