@@ -343,6 +343,25 @@ def test_a_task_cannot_take_a_loaded_tensor():
     assert "computed outside tlx.async_tasks" in message
 
 
+@tpx.jit
+def expect_mismatch_kernel(x_ptr, M, N):
+    desc = tlx.make_tensor_descriptor(None, x_ptr, [M, N], [N, 1], [16, 16])
+    buf = tlx.local_alloc((16, 16), tl.float32, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.barrier_expect_bytes(bars[0], 16 * 16 * 2)
+    tlx.async_descriptor_load(desc, buf[0], [0, 0], bars[0])
+    tlx.barrier_wait(bars[0], 0)
+
+
+def test_expect_bytes_that_cannot_match_the_copies():
+    message = _compile_error(expect_mismatch_kernel,
+                             np.zeros((16, 16), np.float32), 16, 16)
+    assert "expects 512 bytes, but the TMA copies signalling this barrier " \
+        "deliver 1024" in message
+    line = expect_mismatch_kernel.fn.__code__.co_firstlineno + 5
+    assert "test_tlx.py:%d:5: error" % line in message
+
+
 # -- helpers ------------------------------------------------------------------
 
 @tpx.jit

@@ -25,3 +25,21 @@ tt.func @reinterpret_transposed() {
   %r = tlx.local_reinterpret %t : !tlx.buffer<8x16xf16> -> !tlx.buffer<8x8xi32>
   tt.return
 }
+
+// -----
+
+tt.func @expect_mismatch(%desc: !tt.tensordesc<tensor<16x16xf16>>, %i: i32) {
+  %bufs = tlx.local_alloc : !tlx.buffer<2x16x16xf16>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %bytes = arith.constant 1000 : i32
+  %bar = tlx.barrier_view %bars[%c0] : !tlx.mbarriers<1>
+  // CHECK: [[@LINE+1]]:{{.*}} error: 'tlx.barrier_expect_bytes' op expects 1000 bytes, but the TMA copies signalling this barrier deliver 1024
+  tlx.barrier_expect_bytes %bar, %bytes
+  %b0 = tlx.local_view %bufs[%c0] : !tlx.buffer<2x16x16xf16> -> !tlx.buffer<16x16xf16>
+  %b1 = tlx.local_view %bufs[%c1] : !tlx.buffer<2x16x16xf16> -> !tlx.buffer<16x16xf16>
+  tlx.async_descriptor_load %desc[%i, %i], %b0, %bar : !tt.tensordesc<tensor<16x16xf16>>, !tlx.buffer<16x16xf16>
+  tlx.async_descriptor_load %desc[%i, %i], %b1, %bar : !tt.tensordesc<tensor<16x16xf16>>, !tlx.buffer<16x16xf16>
+  tt.return
+}

@@ -401,3 +401,56 @@ LogicalResult AsyncTaskReplicaIdOp::verify() {
     return emitOpError("is only meaningful inside a tlx.async_task");
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Cross-op checks
+//===----------------------------------------------------------------------===//
+
+/// Two barrier values name the same barrier: the same value, or views of the
+/// same allocation at the same index value.
+static bool isSameBarrier(Value a, Value b) {
+  if (a == b)
+    return true;
+  auto viewA = a.getDefiningOp<BarrierViewOp>();
+  auto viewB = b.getDefiningOp<BarrierViewOp>();
+  return viewA && viewB && viewA.getBarriers() == viewB.getBarriers() &&
+         viewA.getIndex() == viewB.getIndex();
+}
+
+LogicalResult tpx::tlx::checkBarrierExpectations(Operation *root) {
+  SmallVector<BarrierExpectBytesOp> expects;
+  SmallVector<AsyncDescriptorLoadOp> copies;
+  root->walk([&](Operation *op) {
+    if (auto expect = dyn_cast<BarrierExpectBytesOp>(op))
+      expects.push_back(expect);
+    else if (auto copy = dyn_cast<AsyncDescriptorLoadOp>(op))
+      copies.push_back(copy);
+  });
+  bool ok = true;
+  for (BarrierExpectBytesOp expect : expects) {
+    std::optional<int64_t> bytes = getConstantIntValue(expect.getBytes());
+    if (!bytes)
+      continue;
+    // Only a phase whose copies all sit beside the expectation is known:
+    // copies elsewhere (another block, another barrier value) may add to it.
+    int64_t delivered = 0;
+    bool known = true;
+    for (AsyncDescriptorLoadOp copy : copies) {
+      if (!isSameBarrier(copy.getBarrier(), expect.getBarrier()))
+        continue;
+      if (copy->getBlock() != expect->getBlock()) {
+        known = false;
+        break;
+      }
+      delivered += copy.getBuffer().getType().getSizeInBytes();
+    }
+    if (!known || delivered == 0 || delivered == *bytes)
+      continue;
+    expect.emitOpError("expects ")
+        << *bytes << " bytes, but the TMA copies signalling this barrier "
+        << "deliver " << delivered
+        << ": its phase would never complete (or complete early)";
+    ok = false;
+  }
+  return success(ok);
+}

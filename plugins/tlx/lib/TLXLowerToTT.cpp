@@ -240,6 +240,8 @@ LogicalResult tpx::tlx::lowerToTT(Operation *root) {
   auto module = dyn_cast<ModuleOp>(root);
   if (!module)
     return root->emitOpError("tlx-lower-to-tt runs on a module");
+  if (failed(checkBarrierExpectations(root)))
+    return failure();
   BufferStrides strides;
   if (failed(strides.compute(root)))
     return failure();

@@ -25,4 +25,11 @@ struct LocalMemory : public mlir::SideEffects::Resource::Base<LocalMemory> {
 #define GET_OP_CLASSES
 #include "TLX/TLXOps.h.inc"
 
+namespace tpx::tlx {
+/// Reports each barrier_expect_bytes whose constant byte count differs from
+/// what the TMA copies signalling that barrier next to it deliver (a phase
+/// that would never complete, or complete before the data landed).
+mlir::LogicalResult checkBarrierExpectations(mlir::Operation *root);
+} // namespace tpx::tlx
+
 #endif // TPX_TLX_TLXDIALECT_H
