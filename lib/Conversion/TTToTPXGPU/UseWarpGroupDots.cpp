@@ -216,3 +216,9 @@ struct UseWarpGroupDotsPass
   }
 };
 } // namespace
+
+NvidiaMmaEncodingAttr
+tpx::tpxgpu::chooseWarpGroupDotLayout(MLIRContext *context, int64_t m,
+                                      int64_t n, unsigned numWarps) {
+  return chooseLayout(context, m, n, numWarps);
+}
