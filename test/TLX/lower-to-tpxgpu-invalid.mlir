@@ -84,3 +84,17 @@ tt.func @carried(%n: i32) {
   }
   tt.return
 }
+
+// -----
+
+tt.func @dot_on_slice() {
+  %c0 = arith.constant 0 : i32
+  %bufs = tlx.local_alloc : !tlx.buffer<1x64x32xf16>
+  %v = tlx.local_view %bufs[%c0] : !tlx.buffer<1x64x32xf16> -> !tlx.buffer<64x32xf16>
+  %a = tlx.local_slice %v {offsets = array<i64: 0, 0>} : !tlx.buffer<64x32xf16> -> !tlx.buffer<64x16xf16>
+  %b = tlx.local_slice %v {offsets = array<i64: 0, 0>} : !tlx.buffer<64x32xf16> -> !tlx.buffer<16x32xf16>
+  %acc = arith.constant dense<0.0> : tensor<64x32xf32>
+  // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: 'tlx.async_dot' is not lowered for NVIDIA GPUs yet: an async_dot on a buffer slice
+  %d = tlx.async_dot %a, %b, %acc : !tlx.buffer<64x16xf16>, !tlx.buffer<16x32xf16> -> tensor<64x32xf32>
+  tt.return
+}

@@ -34,7 +34,8 @@
 // CHECK:   tpxgpu.async_copy_global_to_local
 // CHECK:   scf.yield %[[DW]]
 // Copies still in flight are drained before the buffers' bytes are reused.
-// CHECK: tpxgpu.async_wait num = 0
+// CHECK: %[[LAST:.*]] = tpxgpu.async_commit_group{{$}}
+// CHECK-NEXT: tpxgpu.async_wait %[[LAST]] num = 0
 // CHECK-NEXT: tpxgpu.fence_async_shared
 // CHECK-NEXT: tpxgpu.barrier
 // CHECK: %[[OUT:.*]] = tpxgpu.warp_group_dot_wait %{{.*}} pendings = 0 : tensor<128x128xf32, #mma>
@@ -132,4 +133,30 @@ tt.func @register_a(%a: tensor<64x16xf16>, %b: tensor<16x32xf16>, %use: i1) -> t
   %d = tlx.async_dot %a, %bv, %acc use_acc %use : tensor<64x16xf16>, !tlx.buffer<16x32xf16> -> tensor<64x32xf32>
   %r = tlx.async_dot_wait 0, %d : tensor<64x32xf32>
   tt.return %r : tensor<64x32xf32>
+}
+
+// -----
+
+// A slice is a static window of the same allocation; a wait of all groups
+// that follows the copies needs no drain.
+// CHECK-LABEL: tt.func @slice
+// CHECK: %[[V:.*]] = tpxgpu.memdesc_index
+// CHECK: tpxgpu.async_copy_global_to_local %{{.*}}, %[[V]]
+// CHECK: %[[G:.*]] = tpxgpu.async_commit_group tokens
+// CHECK-NEXT: tpxgpu.async_wait %[[G]] num = 0
+// CHECK-NEXT: tpxgpu.barrier
+// CHECK-NEXT: %[[S:.*]] = tpxgpu.memdesc_subview %[[V]] [0, 32] : !tpxgpu.memdesc<64x64xf16, #shared, mutable, alloc_shape = 1x64x64> -> !tpxgpu.memdesc<64x32xf16, #shared, mutable, alloc_shape = 1x64x64>
+// CHECK-NEXT: tpxgpu.local_load %[[S]]
+// CHECK-NOT: tpxgpu.async_wait
+// CHECK: tt.return
+tt.func @slice(%p: tensor<64x64x!tt.ptr<f16>>) -> tensor<64x32xf16> {
+  %c0 = arith.constant 0 : i32
+  %bufs = tlx.local_alloc : !tlx.buffer<1x64x64xf16>
+  %b = tlx.local_view %bufs[%c0] : !tlx.buffer<1x64x64xf16> -> !tlx.buffer<64x64xf16>
+  %t = tlx.async_load %p, %b : tensor<64x64x!tt.ptr<f16>>, !tlx.buffer<64x64xf16>
+  %g = tlx.async_commit_group %t
+  %w = tlx.async_wait_group 0, %g
+  %s = tlx.local_slice %b {offsets = array<i64: 0, 32>} : !tlx.buffer<64x64xf16> -> !tlx.buffer<64x32xf16>
+  %v = tlx.local_load %s : !tlx.buffer<64x32xf16> -> tensor<64x32xf16>
+  tt.return %v : tensor<64x32xf16>
 }

@@ -13,6 +13,7 @@
 //
 //   local_alloc        tpxgpu.local_alloc (mutable; layout from the uses)
 //   local_view         tpxgpu.memdesc_index
+//   local_slice        tpxgpu.memdesc_subview (static offsets)
 //   local_load/store   tpxgpu.local_load / local_store
 //   async_load         tpxgpu.async_copy_global_to_local (cp.async)
 //   async_commit_group tpxgpu.async_commit_group
@@ -58,6 +59,14 @@ static bool isTLXType(Type type) {
   return isa<BufferType, AsyncTokenType>(type);
 }
 
+/// The allocation whose buffer `buffer` is (through local_view only), or
+/// null (a slice, a view of another kind).
+static LocalAllocOp getAllocation(Value buffer) {
+  while (auto view = buffer.getDefiningOp<LocalViewOp>())
+    buffer = view.getBuffers();
+  return buffer.getDefiningOp<LocalAllocOp>();
+}
+
 std::string tpx::tlx::getUnsupportedReason(Operation *op) {
   if (auto alloc = dyn_cast<LocalAllocOp>(op))
     return alloc.getReuse() ? "a local_alloc with `reuse` (buffers aliasing "
@@ -66,8 +75,6 @@ std::string tpx::tlx::getUnsupportedReason(Operation *op) {
   if (isa<LocalTransOp>(op))
     return "a transposed buffer view (tpxgpu has no transposed memdesc view "
            "yet)";
-  if (isa<LocalSliceOp>(op))
-    return "a buffer slice";
   if (isa<LocalReinterpretOp>(op))
     return "a reinterpreted buffer view";
   if (auto load = dyn_cast<AsyncLoadOp>(op)) {
@@ -95,6 +102,10 @@ std::string tpx::tlx::getUnsupportedReason(Operation *op) {
              "f16 and bf16 operands with an f32 accumulator)";
     if (bType.getShape()[0] % kInstrK != 0)
       return "an async_dot whose K is not a multiple of 16";
+    // wgmma's descriptors address whole tiles of one allocation.
+    for (Value operand : {dot.getA(), dot.getB()})
+      if (isa<BufferType>(operand.getType()) && !getAllocation(operand))
+        return "an async_dot on a buffer slice (wgmma reads whole buffers)";
     return "";
   }
   return "";
@@ -146,13 +157,6 @@ static unsigned chooseSwizzle(int64_t bytes) {
     if (bytes >= swizzle)
       return swizzle;
   return 0;
-}
-
-/// The allocation a buffer value is a view of.
-static LocalAllocOp getAllocation(Value buffer) {
-  while (auto view = buffer.getDefiningOp<LocalViewOp>())
-    buffer = view.getBuffers();
-  return buffer.getDefiningOp<LocalAllocOp>();
 }
 
 /// The wgmma accumulator layout of `dot`, or null.
@@ -268,6 +272,7 @@ private:
 
   LogicalResult lower(LocalAllocOp op, OpBuilder &b);
   LogicalResult lower(LocalViewOp op, OpBuilder &b);
+  LogicalResult lower(LocalSliceOp op, OpBuilder &b);
   LogicalResult lower(LocalLoadOp op, OpBuilder &b);
   LogicalResult lower(LocalStoreOp op, OpBuilder &b);
   LogicalResult lower(AsyncLoadOp op, OpBuilder &b);
@@ -343,6 +348,21 @@ LogicalResult Lowering::lower(LocalViewOp op, OpBuilder &b) {
       srcType.getEncoding(), /*mutableMemory=*/true, srcType.getAllocShape());
   map.map(op.getResult(),
           tg::MemDescIndexOp::create(b, op.getLoc(), type, src, op.getIndex()));
+  return success();
+}
+
+/// A static window of the same allocation; convert-tpxgpu-to-nvvm addresses
+/// it by translation where the layout allows (padded rows; whole swizzle
+/// atoms) and reports any other window.
+LogicalResult Lowering::lower(LocalSliceOp op, OpBuilder &b) {
+  Value src = map.lookup(op.getSrc());
+  auto srcType = cast<tg::MemDescType>(src.getType());
+  auto type = tg::MemDescType::get(
+      op.getType().getShape(), srcType.getElementType(), srcType.getEncoding(),
+      /*mutableMemory=*/true, srcType.getAllocShape());
+  map.map(op.getResult(),
+          tg::MemDescSubviewOp::create(b, op.getLoc(), type, src, ValueRange(),
+                                       op.getOffsets()));
   return success();
 }
 
@@ -533,9 +553,10 @@ LogicalResult Lowering::run(Operation *root) {
     b.setInsertionPoint(op);
     LogicalResult result =
         llvm::TypeSwitch<Operation *, LogicalResult>(op)
-            .Case<LocalAllocOp, LocalViewOp, LocalLoadOp, LocalStoreOp,
-                  AsyncLoadOp, AsyncCommitGroupOp, AsyncWaitGroupOp, AsyncDotOp,
-                  AsyncDotWaitOp>([&](auto tlxOp) { return lower(tlxOp, b); })
+            .Case<LocalAllocOp, LocalViewOp, LocalSliceOp, LocalLoadOp,
+                  LocalStoreOp, AsyncLoadOp, AsyncCommitGroupOp,
+                  AsyncWaitGroupOp, AsyncDotOp, AsyncDotWaitOp>(
+                [&](auto tlxOp) { return lower(tlxOp, b); })
             .Default([](Operation *other) {
               return other->emitError("tlx-lower-to-tpxgpu: '")
                      << other->getName() << "' is not lowered yet";
@@ -783,21 +804,31 @@ HazardState BarrierPlacer::visitBlock(Block &block, HazardState state,
 
 /// Copies still in flight when a kernel stops waiting (the tutorial's last
 /// iterations copy masked-off tiles: zeros) would land in bytes the
-/// allocator hands to later shared-memory users once the buffers are dead:
-/// a wait for all of them follows the last top-level op that copies.
+/// allocator hands to later shared-memory users once the buffers are dead.
+/// After the last top-level op that copies or commits, unless an
+/// `async_wait num = 0` follows it there, the copies are committed and
+/// waited for (cp.async.wait_group waits for committed groups only).
 static void drainCopies(Region &body) {
   Operation *last = nullptr;
   for (Operation &op : body.front()) {
     bool copies = false;
-    op.walk([&](tg::AsyncCopyGlobalToLocalOp) { copies = true; });
+    op.walk([&](Operation *inner) {
+      if (isa<tg::AsyncCopyGlobalToLocalOp, tg::AsyncCommitGroupOp>(inner))
+        copies = true;
+    });
     if (copies)
       last = &op;
   }
   if (!last)
     return;
+  for (Operation *op = last->getNextNode(); op; op = op->getNextNode())
+    if (auto wait = dyn_cast<tg::AsyncWaitOp>(op); wait && wait.getNum() == 0)
+      return;
   OpBuilder b(last->getContext());
   b.setInsertionPointAfter(last);
-  tg::AsyncWaitOp::create(b, last->getLoc(), ValueRange(), 0);
+  auto group = tg::AsyncCommitGroupOp::create(
+      b, last->getLoc(), b.getType<tg::AsyncTokenType>(), ValueRange());
+  tg::AsyncWaitOp::create(b, last->getLoc(), ValueRange{group.getResult()}, 0);
 }
 
 static void placeBarriers(tt::FuncOp func) {
