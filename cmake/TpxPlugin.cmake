@@ -4,7 +4,7 @@
 # mixed); at least one is required.
 #
 # Builds a tpx plugin: a MODULE library named `<name>.so` that links the
-# same libMLIR.so as tpx (never a static MLIR) and exports only its entry
+# same libMLIR.so as tpx (never a static MLIR); tpx looks up only its entry
 # symbol, tpxGetPluginInfo. LINK_TPX also links libtpx.so, for plugins that
 # use tpx's own C++ API (the tt dialect classes, ...).
 #
@@ -30,10 +30,14 @@ function(add_tpx_plugin name)
     PREFIX ""
     CXX_STANDARD 17
     CXX_STANDARD_REQUIRED ON
-    # Hidden by default: two plugins never clash on their internal symbols.
+    # C++ symbols keep default visibility: MLIR's TypeIDs of traits and
+    # other templates live in inline functions' statics, and a hidden,
+    # private copy in the plugin gives its ops trait IDs that libMLIR does
+    # not recognise (the verifier did not see a plugin op's Terminator or
+    # NoTerminator trait). Plugins are loaded RTLD_LOCAL, so their symbols
+    # still cannot clash with another plugin's.
     C_VISIBILITY_PRESET hidden
-    CXX_VISIBILITY_PRESET hidden
-    VISIBILITY_INLINES_HIDDEN ON
+    CXX_VISIBILITY_PRESET default
     BUILD_RPATH "${LLVM_LIBRARY_DIR}"
     INSTALL_RPATH "${LLVM_LIBRARY_DIR}")
   if(ARG_OUTPUT_DIRECTORY)

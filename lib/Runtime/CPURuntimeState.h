@@ -45,6 +45,9 @@ struct RuntimeSymbol {
   void *address;
 };
 std::vector<RuntimeSymbol> getRuntimeSymbols();
+/// Concurrent tasks and mbarriers (CPUTaskRuntime.cpp); part of
+/// getRuntimeSymbols().
+std::vector<RuntimeSymbol> getTaskRuntimeSymbols();
 
 } // namespace tpx::cpu
 

@@ -113,8 +113,7 @@ static bool tpx_cpu_check_access(int64_t address, int64_t bytes,
   if (nearest)
     text += llvm::formatv(": {0} bytes past the start of buffer argument "
                           "'{1}', which holds {2} bytes",
-                          begin - nearest->begin, nearest->name,
-                          nearest->bytes)
+                          begin - nearest->begin, nearest->name, nearest->bytes)
                 .str();
   else
     text += ": below every buffer argument";
@@ -180,10 +179,12 @@ static void memrefCopy(int64_t elementSize, UnrankedMemRef *src,
 } // extern "C"
 
 std::vector<RuntimeSymbol> tpx::cpu::getRuntimeSymbols() {
-  return {{"tpx_cpu_print", reinterpret_cast<void *>(&tpx_cpu_print)},
-          {"tpx_cpu_assert_fail",
-           reinterpret_cast<void *>(&tpx_cpu_assert_fail)},
-          {"tpx_cpu_check_access",
-           reinterpret_cast<void *>(&tpx_cpu_check_access)},
-          {"memrefCopy", reinterpret_cast<void *>(&memrefCopy)}};
+  std::vector<RuntimeSymbol> symbols = {
+      {"tpx_cpu_print", reinterpret_cast<void *>(&tpx_cpu_print)},
+      {"tpx_cpu_assert_fail", reinterpret_cast<void *>(&tpx_cpu_assert_fail)},
+      {"tpx_cpu_check_access", reinterpret_cast<void *>(&tpx_cpu_check_access)},
+      {"memrefCopy", reinterpret_cast<void *>(&memrefCopy)}};
+  for (const RuntimeSymbol &symbol : getTaskRuntimeSymbols())
+    symbols.push_back(symbol);
+  return symbols;
 }

@@ -27,7 +27,7 @@ import frontend_harness as h
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
-from tlx_tutorials import gemm_pipelined  # noqa: E402
+from tlx_tutorials import gemm_pipelined, gemm_ws  # noqa: E402
 
 pytestmark = h.cpu_only("TLX kernels lower for the CPU target only so far")
 
@@ -187,6 +187,163 @@ def test_use_acc_at_run_time(flag):
     c = np.zeros((16, 16), np.float32)
     h.run(runtime_use_acc_kernel, (1,), a, c, flag)
     np.testing.assert_allclose(c, a + (5.0 if flag else 0.0), rtol=1e-6)
+
+
+# -- barriers, TMA and warp specialization -------------------------------------
+
+@pytest.mark.parametrize("shape", [(64, 64, 64), (100, 72, 88), (256, 64, 128)])
+def test_warp_specialized_tma_gemm(shape):
+    M, N, K = shape
+    rng = _rng()
+    a = rng.standard_normal((M, K)).astype(np.float16)
+    b = rng.standard_normal((K, N)).astype(np.float16)
+    c = gemm_ws.matmul(a, b)
+    ref = a.astype(np.float32) @ b.astype(np.float32)
+    np.testing.assert_allclose(c.astype(np.float32), ref, atol=0.06,
+                               rtol=0.01)
+
+
+@tpx.jit
+def producer_consumer_kernel(x_ptr, y_ptr, n_tiles, BLOCK: tl.constexpr,
+                             NUM_BUF: tl.constexpr, REPLICAS: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    bufs = tlx.local_alloc((BLOCK,), tl.float32, NUM_BUF)
+    full = tlx.alloc_barriers(NUM_BUF, 1)
+    empty = tlx.alloc_barriers(NUM_BUF, 1)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            for i in range(n_tiles):
+                s = i % NUM_BUF
+                tlx.barrier_wait(full[s], (i // NUM_BUF) & 1)
+                v = tlx.local_load(bufs[s])
+                tlx.barrier_arrive(empty[s])
+                tl.store(y_ptr + i * BLOCK + offs, v * 2)
+        with tlx.async_task(num_warps=1, replicate=REPLICAS):
+            # The replicas take turns: replica r fills tiles r, r + R, ...
+            r = tlx.async_task_replica_id()
+            for i in range(r, n_tiles, REPLICAS):
+                s = i % NUM_BUF
+                tlx.barrier_wait(empty[s], ((i // NUM_BUF) & 1) ^ 1)
+                tlx.local_store(bufs[s], tl.load(x_ptr + i * BLOCK + offs))
+                tlx.barrier_arrive(full[s])
+
+
+@pytest.mark.parametrize("replicas", [1, 2])
+def test_tasks_hand_buffers_over_through_barriers(replicas):
+    n = 37
+    x = _rng().standard_normal(n * 16).astype(np.float32)
+    y = np.zeros_like(x)
+    producer_consumer_kernel[(3,)](x, y, n, BLOCK=16, NUM_BUF=3,
+                                   REPLICAS=replicas)
+    np.testing.assert_array_equal(y, 2 * x)
+
+
+@tpx.jit
+def deadlock_kernel(y_ptr, TASKS: tl.constexpr):
+    bars = tlx.alloc_barriers(2, 1)
+    if TASKS:
+        with tlx.async_tasks():
+            with tlx.async_task("default"):
+                tlx.barrier_wait(bars[0], 0)
+            with tlx.async_task(num_warps=1):
+                tlx.barrier_arrive(bars[1])
+                tlx.barrier_wait(bars[1], 1)
+    else:
+        tlx.barrier_wait(bars[1], 0)
+    tl.store(y_ptr, 1.0)
+
+
+def test_a_deadlock_is_reported_not_hung():
+    with pytest.raises(tpx.LaunchError) as info:
+        deadlock_kernel[(1,)](np.zeros(1, np.float32), TASKS=True)
+    message = str(info.value)
+    assert "deadlock in program (0, 0, 0)" in message
+    line = deadlock_kernel.fn.__code__.co_firstlineno
+    assert "task 0 waits at line %d for phase 0 of barrier 0 of the " \
+        "mbarriers allocated at line %d" % (line + 6, line + 2) in message
+    assert "task 1 waits at line %d for phase 1 of barrier 1" % (line + 9) \
+        in message
+    with pytest.raises(tpx.LaunchError) as info:
+        deadlock_kernel[(2,)](np.zeros(1, np.float32), TASKS=False)
+    assert "the wait at line %d for phase 0 of barrier 1" % (line + 11) in \
+        str(info.value)
+    assert "can never complete (no other task runs)" in str(info.value)
+
+
+@tpx.jit
+def tma_kernel(x_ptr, y_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    desc = tlx.make_tensor_descriptor(None, x_ptr, [M, N], [N, 1], [BM, BN])
+    buf = tlx.local_alloc((BM, BN), tl.float32, 1)
+    bars = tlx.alloc_barriers(1)
+    pid = tl.program_id(0)
+    tlx.barrier_expect_bytes(bars[0], BM * BN * 4)
+    tlx.async_descriptor_load(desc, buf[0], [pid * BM, 0], bars[0])
+    tlx.barrier_wait(bars[0], 0)
+    out = tlx.make_tensor_descriptor(None, y_ptr, [M, N], [N, 1], [BM, BN])
+    tlx.local_store(buf[0], tlx.local_load(buf[0]) + 1)
+    tlx.fence_async_shared()
+    tlx.async_descriptor_store(out, buf[0], [pid * BM, 0])
+    tlx.async_descriptor_store_wait(0)
+
+
+def test_tma_copies_pad_and_clip():
+    M, N = 40, 16
+    x = np.arange(M * N, dtype=np.float32).reshape(M, N)
+    y = np.zeros_like(x)
+    tma_kernel[(3,)](x, y, M, N, BM=16, BN=16)
+    np.testing.assert_array_equal(y, x + 1)
+
+
+@tpx.jit
+def bad_regs_kernel(x_ptr):
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tl.store(x_ptr, 1.0)
+        with tlx.async_task(num_warps=4, num_regs=300):
+            tl.store(x_ptr, 2.0)
+
+
+def test_num_regs_outside_the_hardware_range():
+    message = _compile_error(bad_regs_kernel, np.zeros(1, np.float32))
+    assert "num_regs 300 is outside what the hardware allows" in message
+
+
+@tpx.jit
+def stray_task_kernel(x_ptr):
+    with tlx.async_task(num_warps=4):
+        tl.store(x_ptr, 2.0)
+
+
+def test_a_task_outside_async_tasks():
+    message = _compile_error(stray_task_kernel, np.zeros(1, np.float32))
+    assert "must be used directly inside `with tlx.async_tasks():`" in message
+
+
+@tpx.jit
+def overlap_kernel(x_ptr):
+    with tlx.async_tasks():
+        with tlx.async_task(num_warps=4, warp_group_start_id=4):
+            tl.store(x_ptr, 1.0)
+        with tlx.async_task(num_warps=4, warp_group_start_id=6):
+            tl.store(x_ptr, 2.0)
+
+
+def test_tasks_whose_warps_overlap():
+    message = _compile_error(overlap_kernel, np.zeros(1, np.float32))
+    assert "warps [6, 10) overlap another task's [4, 8)" in message
+
+
+@tpx.jit
+def shared_tensor_kernel(x_ptr):
+    v = tl.load(x_ptr + tl.arange(0, 4))
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tl.store(x_ptr + tl.arange(0, 4), v)
+
+
+def test_a_task_cannot_take_a_loaded_tensor():
+    message = _compile_error(shared_tensor_kernel, np.zeros(4, np.float32))
+    assert "computed outside tlx.async_tasks" in message
 
 
 # -- helpers ------------------------------------------------------------------

@@ -110,3 +110,68 @@ tt.func @trans_order() {
 tt.func @bad_type(%b: !tlx.buffer<0x16xf16>) {
   tt.return
 }
+
+// -----
+
+tt.func @regs() {
+  tlx.async_tasks {
+    // expected-error @+1 {{num_regs 20 is outside what the hardware allows}}
+    tlx.async_task attributes {numWarps = 4 : i32, numRegs = 20 : i32} {
+    }
+  }
+  tt.return
+}
+
+// -----
+
+tt.func @overlap() {
+  tlx.async_tasks {
+    tlx.async_task attributes {numWarps = 4 : i32, warpGroupStartId = 4 : i32} {
+    }
+    // expected-error @+1 {{warps [6, 10) overlap another task's [4, 8)}}
+    tlx.async_task attributes {numWarps = 4 : i32, warpGroupStartId = 6 : i32} {
+    }
+  }
+  tt.return
+}
+
+// -----
+
+tt.func @replica_outside() {
+  // expected-error @+1 {{is only meaningful inside a tlx.async_task}}
+  %r = tlx.async_task_replica_id
+  tt.return
+}
+
+// -----
+
+tt.func @barrier_index() {
+  %b = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<2>
+  %c2 = arith.constant 2 : i32
+  // expected-error @+1 {{index 2 is out of range: there are 2 barriers}}
+  %v = tlx.barrier_view %b[%c2] : !tlx.mbarriers<2>
+  tt.return
+}
+
+// -----
+
+tt.func @tma_block(%desc: !tt.tensordesc<tensor<16x32xf16>>, %i: i32) {
+  %bufs = tlx.local_alloc : !tlx.buffer<1x16x16xf16>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %b = tlx.local_view %bufs[%c0] : !tlx.buffer<1x16x16xf16> -> !tlx.buffer<16x16xf16>
+  // expected-error @+1 {{descriptor block 'tensor<16x32xf16>' does not match the buffer}}
+  tlx.async_descriptor_load %desc[%i, %i], %b, %bars : !tt.tensordesc<tensor<16x32xf16>>, !tlx.buffer<16x16xf16>
+  tt.return
+}
+
+// -----
+
+tt.func @default_replicated() {
+  tlx.async_tasks {
+    // expected-error @+1 {{the default task cannot be replicated}}
+    tlx.async_task attributes {isDefault, replicate = 2 : i32} {
+    }
+  }
+  tt.return
+}

@@ -170,9 +170,8 @@ struct AddPtrLowering : public OpConversionPattern<tt::AddPtrOp> {
         dyn_cast<tt::PointerType>(getElementTypeOrSelf(op.getType()));
     if (!pointerType)
       return rewriter.notifyMatchFailure(op, "block pointers are unsupported");
-    Type pointee = pointerType.getPointeeType();
-    if (isa<tt::PointerType>(pointee))
-      pointee = LLVM::LLVMPointerType::get(getContext(), kGlobalAddressSpace);
+    // The GEP steps by the element's lowered size (a pointer; fp8 bytes).
+    Type pointee = convertElementType(pointerType.getPointeeType());
     Type resultType = getScalarType(*getTypeConverter(), op.getType());
     Location loc = op.getLoc();
     return replacePerRegister(

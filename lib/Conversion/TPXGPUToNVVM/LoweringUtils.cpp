@@ -20,6 +20,10 @@ Type gpu_lowering::convertElementType(Type elementType) {
   if (isa<tt::PointerType>(elementType))
     return LLVM::LLVMPointerType::get(elementType.getContext(),
                                       kGlobalAddressSpace);
+  // LLVM has no 8-bit float: fp8 values are moved (loaded, stored,
+  // staged for wgmma) as their bits.
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(elementType))
+    return IntegerType::get(elementType.getContext(), 8);
   return elementType;
 }
 

@@ -76,6 +76,7 @@ unsigned gpu_lowering::alignToRows(const SharedView &view, unsigned width,
 }
 
 static Type storageType(OpBuilder &b, Type element) {
+  element = convertElementType(element); // fp8 travels as i8
   return element.isInteger(1) ? b.getI8Type() : element;
 }
 

@@ -1,19 +1,23 @@
 //===- WarpGroupDotPatterns.cpp - warp_group_dot to Hopper wgmma ----------===//
 //
 // `tpxgpu.warp_group_dot` (tpxgpu-use-wgmma) becomes a run of
-// `wgmma.mma_async.sync.aligned.m64nNk16.f32.<ab>.<ab>` instructions, one
-// per (warp-group tile, 16-deep K step), issued back to back and committed
-// as one group; a synchronous dot then waits for it, an `async` one leaves
-// that to a `warp_group_dot_wait` (wgmma.wait_group N).
+// `wgmma.mma_async.sync.aligned.m64nNkK.<d>.<a>.<b>` instructions, one per
+// (warp-group tile, K step), issued back to back and committed as one
+// group; a synchronous dot then waits for it, an `async` one leaves that
+// to a `warp_group_dot_wait` (wgmma.wait_group N). A K step is 32 bytes of
+// operand row: k16 for f16/bf16, k8 for tf32 (f32 operands), k32 for
+// e4m3/e5m2 (any pair) and s8; <d> is f32, or s32 for s8. Only the 16-bit
+// forms have imm-trans-a/b; the others read both operands K-major, and the
+// integer form has no imm-scale-a/b either.
 //
 // Registers. The accumulator's version-3 layout gives each thread the
 // registers of one m64nN instruction in the instruction's own order (the
 // lowest log2(N/2) register bits; pinned in TPXGPULinearLayoutTest), so an
 // instruction tile is a contiguous run of registers whose origin is the
 // register coordinate of its first. A register A operand (dot_op of the
-// version-3 layout) holds, per 16-deep K step and 16 rows of a warp, the
-// mma.sync.m16n8k16 A fragment in its order: eight 16-bit values, four
-// 32-bit registers.
+// version-3 layout) holds, per K step and 16 rows of a warp, the A
+// fragment of the element size in its order: four 32-bit registers of
+// kWidth = 32 / bits elements each (mmaV3OperandAToLinear).
 //
 // Shared operands. A memdesc lowers to an `!llvm.ptr<3>` to its first
 // byte. wgmma reads a shared operand through a 64-bit matrix descriptor
@@ -24,9 +28,11 @@
 // swizzle bytes along its contiguous dimension is stored as column blocks
 // of S / element-bytes elements, each block `outer x S` bytes; inside a
 // block, 8-row groups are 8 * S bytes apart. For the canonical layouts:
-//  - K-major (A, K contiguous): SBO = 8 * S (8-row groups along M); the
-//    leading offset is unused while a 16-deep K step stays inside one S-byte
-//    row, which it does (K steps advance the start address by 32 bytes);
+//  - K-major (K contiguous: A; every B of tf32, fp8 and int8, and f16/bf16
+//    B's such as attention's K^T): SBO = 8 * S (8-row groups along M/N);
+//    the leading offset is unused while a 32-byte K step stays inside one
+//    S-byte row, which it does (K steps advance the start address by 32
+//    bytes, whatever the element size);
 //  - MN-major (B with N contiguous, `imm-trans-b` = 1): LBO = the distance
 //    between column blocks along N (K * S), SBO = 8 * S (8-row groups along
 //    K); K steps advance the start address by 16 * S.
@@ -66,7 +72,9 @@ using tpxgpu::NvmmaSharedEncodingAttr;
 using tpxgpu::WarpGroupDotOp;
 
 namespace {
-constexpr int64_t kInstrK = 16;
+/// One wgmma instruction reads 32 bytes of every operand row along K: K =
+/// 16 for f16/bf16, 8 for tf32, 32 for fp8 and int8.
+constexpr int64_t kInstrKBytes = 32;
 constexpr unsigned kGroupWarpBits = 2; // four warps per warp group
 
 /// How a shared operand is laid out for wgmma: its descriptor's constant
@@ -221,23 +229,88 @@ static std::optional<std::string> checkAccumulator(const LinearLayout &acc,
   return std::nullopt;
 }
 
+/// The wgmma form of one (A, B, accumulator) element-type triple.
+namespace {
+struct WgmmaKind {
+  StringRef aType, bType; // PTX operand types
+  bool integer;           // .s32 accumulator, no imm-scale-a/b
+  bool transposable;      // imm-trans-a/b exist (16-bit types only)
+  int64_t instrK;
+};
+} // namespace
+
 static StringRef getPtxType(Type type) {
-  return type.isBF16() ? "bf16" : "f16";
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF32())
+    return "tf32";
+  if (isa<Float8E4M3FNType>(type))
+    return "e4m3";
+  if (isa<Float8E5M2Type>(type))
+    return "e5m2";
+  if (type.isInteger(8))
+    return "s8";
+  return "";
 }
 
-/// One wgmma instruction: `acc` (instrN / 2 f32 registers) += A x B, with
-/// A from `aDesc` (i64) or the four i32 registers `aRegs`.
+/// What wgmma runs for `a` x `b` into `acc`, or a reason it cannot.
+static FailureOr<WgmmaKind> getWgmmaKind(WarpGroupDotOp op, Type a, Type b,
+                                         Type acc) {
+  WgmmaKind kind;
+  kind.aType = getPtxType(a);
+  kind.bType = getPtxType(b);
+  bool fp8 = (kind.aType == "e4m3" || kind.aType == "e5m2") &&
+             (kind.bType == "e4m3" || kind.bType == "e5m2");
+  bool sameType = a == b && !kind.aType.empty();
+  kind.integer = a.isInteger(8);
+  kind.transposable = a.isF16() || a.isBF16();
+  bool ok =
+      (sameType || fp8) && (kind.integer ? acc.isInteger(32) : acc.isF32());
+  if (!ok)
+    return wgmmaError(op)
+           << "wgmma has no form for " << a << " x " << b << " -> " << acc
+           << " (lowered: f16, bf16, f32 as tf32, e4m3/e5m2 into f32; i8 "
+              "into i32)";
+  if (a.isF32() && op.getInputPrecision() != tt::InputPrecision::TF32)
+    return wgmmaError(op) << "f32 operands run as tf32 only "
+                             "(inputPrecision = tf32)";
+  kind.instrK = kInstrKBytes * 8 / a.getIntOrFloatBitWidth();
+  return kind;
+}
+
+/// One 32-bit A register of wgmma: `elements` (4 / 2 / 1 of 8 / 16 / 32
+/// bits), lowest K first.
+static Value packRegister(OpBuilder &b, Location loc,
+                          ArrayRef<Value> elements) {
+  Type type = elements.front().getType();
+  if (elements.size() == 1)
+    return type.isInteger(32) ? elements.front()
+                              : LLVM::BitcastOp::create(b, loc, b.getI32Type(),
+                                                        elements.front());
+  auto vectorType = VectorType::get({int64_t(elements.size())}, type);
+  Value vector = LLVM::PoisonOp::create(b, loc, vectorType);
+  for (auto [i, element] : llvm::enumerate(elements))
+    vector = LLVM::InsertElementOp::create(b, loc, vector, element,
+                                           i32Constant(b, loc, i));
+  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), vector);
+}
+
+/// One wgmma instruction: `acc` (instrN / 2 f32 or s32 registers) += A x
+/// B, with A from `aDesc` (i64) or the four i32 registers `aRegs`.
 static SmallVector<Value> emitWgmma(OpBuilder &b, Location loc,
                                     ArrayRef<Value> acc, Value aDesc,
                                     ArrayRef<Value> aRegs, Value bDesc,
-                                    unsigned instrN, StringRef abType,
+                                    unsigned instrN, const WgmmaKind &kind,
                                     bool transB) {
   unsigned n = acc.size();
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << (n + (aDesc ? 2 : 5))
-     << ", 0;\nwgmma.mma_async.sync.aligned.m64n" << instrN << "k16.f32."
-     << abType << "." << abType << " {";
+     << ", 0;\nwgmma.mma_async.sync.aligned.m64n" << instrN << "k"
+     << kind.instrK << (kind.integer ? ".s32." : ".f32.") << kind.aType << "."
+     << kind.bType << " {";
   for (unsigned i = 0; i < n; ++i)
     os << (i ? ", " : "") << "$" << i;
   os << "}, ";
@@ -249,15 +322,22 @@ static SmallVector<Value> emitWgmma(OpBuilder &b, Location loc,
        << next + 3 << "}, ";
     next += 4;
   }
-  os << "$" << next++ << ", p, 1, 1, ";
-  // imm-trans-a only exists for a shared A (always K-major here).
-  if (aDesc)
-    os << "0, ";
-  os << (transB ? 1 : 0) << ";\n}";
+  // scale-d, then imm-scale-a/b (floating-point forms), then imm-trans-a
+  // (only for a shared A, always K-major here) and imm-trans-b (16-bit
+  // forms only).
+  os << "$" << next++ << ", p";
+  if (!kind.integer)
+    os << ", 1, 1";
+  if (kind.transposable) {
+    if (aDesc)
+      os << ", 0";
+    os << ", " << (transB ? 1 : 0);
+  }
+  os << ";\n}";
 
   std::string constraints;
   for (unsigned i = 0; i < n; ++i)
-    constraints += "=f,";
+    constraints += kind.integer ? "=r," : "=f,";
   if (aDesc)
     constraints += "l,";
   else
@@ -274,7 +354,7 @@ static SmallVector<Value> emitWgmma(OpBuilder &b, Location loc,
   operands.push_back(bDesc);
   operands.push_back(i32Constant(b, loc, 1)); // scale-d: accumulate
   llvm::append_range(operands, acc);
-  SmallVector<Type> fields(n, b.getF32Type());
+  SmallVector<Type> fields(n, acc.front().getType());
   Value result = inlinePtx(
       b, loc, LLVM::LLVMStructType::getLiteral(b.getContext(), fields),
       operands, text, constraints, /*sideEffects=*/true);
@@ -292,14 +372,15 @@ struct WarpGroupDotLowering : public OpConversionPattern<WarpGroupDotOp> {
       return wgmmaError(op) << "a `useC` operand is not lowered yet";
     RankedTensorType accType = op.getD().getType();
     auto mma = cast<NvidiaMmaEncodingAttr>(accType.getEncoding());
-    if (!accType.getElementType().isF32())
-      return wgmmaError(op) << "only f32 accumulators are lowered, got "
-                            << accType.getElementType();
     auto bType = cast<MemDescType>(op.getB().getType());
-    Type abElement = bType.getElementType();
-    if (!abElement.isF16() && !abElement.isBF16())
-      return wgmmaError(op)
-             << "only f16 and bf16 operands are lowered, got " << abElement;
+    Type aElement = getElementTypeOrSelf(op.getA().getType());
+    if (auto aBuffer = dyn_cast<MemDescType>(op.getA().getType()))
+      aElement = aBuffer.getElementType();
+    FailureOr<WgmmaKind> kind = getWgmmaKind(
+        op, aElement, bType.getElementType(), accType.getElementType());
+    if (failed(kind))
+      return failure();
+    int64_t instrK = kind->instrK;
     std::optional<LinearLayout> acc = getLayout(op, accType);
     if (!acc)
       return failure();
@@ -307,14 +388,21 @@ struct WarpGroupDotLowering : public OpConversionPattern<WarpGroupDotOp> {
     if (std::optional<std::string> why = checkAccumulator(*acc, instrN))
       return wgmmaError(op) << *why;
     int64_t k = bType.getShape()[0];
-    if (k % kInstrK != 0)
-      return wgmmaError(op) << "K (" << k << ") must be a multiple of 16";
+    if (k % instrK != 0)
+      return wgmmaError(op)
+             << "K (" << k << ") must be a multiple of " << instrK
+             << " (the K of one wgmma for " << kind->aType << ")";
 
     Location loc = op.getLoc();
     FailureOr<SharedOperand> bShared =
         describeSharedOperand(op, bType, adaptor.getB(), /*kDim=*/0);
     if (failed(bShared))
       return failure();
+    if (!kind->transposable && !bShared->kContiguous)
+      return wgmmaError(op) << "a " << kind->bType
+                            << " B must be K-major in shared memory "
+                               "(transposed nvmma_shared): only 16-bit wgmma "
+                               "reads a transposed operand";
     std::optional<SharedOperand> aShared;
     std::optional<LinearLayout> aLayout;
     SmallVector<Value> aRegs;
@@ -333,6 +421,15 @@ struct WarpGroupDotLowering : public OpConversionPattern<WarpGroupDotOp> {
       if (!aLayout)
         return failure();
       aRegs = unpack(rewriter, loc, adaptor.getA());
+      unsigned kWidth =
+          cast<tpxgpu::DotOperandEncodingAttr>(
+              cast<RankedTensorType>(op.getA().getType()).getEncoding())
+              .getKWidth();
+      if (kWidth * aElement.getIntOrFloatBitWidth() != 32)
+        return wgmmaError(op)
+               << "a register A of " << aElement << " packs "
+               << 32 / aElement.getIntOrFloatBitWidth()
+               << " elements per register, got kWidth = " << kWidth;
       for (unsigned r = 0, e = aLayout->getNumRegisters(); r < e; ++r) {
         Coordinate c = aLayout->getContribution(LinearLayout::Register, r);
         aIndex.try_emplace({c[0], c[1]}, r);
@@ -346,14 +443,13 @@ struct WarpGroupDotLowering : public OpConversionPattern<WarpGroupDotOp> {
     auto [groupRow, groupCol] = getWarpGroupOrigin(rewriter, loc, *acc);
     SmallVector<Value> c = unpack(rewriter, loc, adaptor.getC());
     unsigned perInstr = instrN / 2;
-    StringRef abType = getPtxType(abElement);
     for (unsigned tile = 0, e = c.size() / perInstr; tile < e; ++tile) {
       Coordinate origin =
           acc->getContribution(LinearLayout::Register, tile * perInstr);
       ArrayRef<Value> tileRegs =
           ArrayRef<Value>(c).slice(tile * perInstr, perInstr);
       SmallVector<Value> current(tileRegs);
-      for (int64_t k0 = 0; k0 < k; k0 += kInstrK) {
+      for (int64_t k0 = 0; k0 < k; k0 += instrK) {
         Value bOffset =
             bShared->offsetAt(rewriter, loc, k0, origin[1], groupCol);
         Value bDesc = buildDescriptor(rewriter, loc, *bShared, bOffset);
@@ -369,13 +465,17 @@ struct WarpGroupDotLowering : public OpConversionPattern<WarpGroupDotOp> {
             return wgmmaError(op) << "operand A's registers do not hold "
                                      "rows "
                                   << origin[0] << ", K " << k0;
-          for (unsigned pair = 0; pair < 4; ++pair)
-            aFragment.push_back(packHalves(rewriter, loc,
-                                           aRegs[it->second + 2 * pair],
-                                           aRegs[it->second + 2 * pair + 1]));
+          // Four registers of 32 / bits elements each, consecutive in
+          // the layout (mmaV3OperandAToLinear).
+          unsigned perRegister = 32 / aElement.getIntOrFloatBitWidth();
+          for (unsigned reg = 0; reg < 4; ++reg)
+            aFragment.push_back(
+                packRegister(rewriter, loc,
+                             ArrayRef<Value>(aRegs).slice(
+                                 it->second + reg * perRegister, perRegister)));
         }
         current = emitWgmma(rewriter, loc, current, aDesc, aFragment, bDesc,
-                            instrN, abType,
+                            instrN, *kind,
                             /*transB=*/!bShared->kContiguous);
       }
       for (unsigned i = 0; i < perInstr; ++i)

@@ -1,11 +1,12 @@
 //===- UseWarpGroupDots.cpp - tt.dot on Hopper's wgmma --------------------===//
 //
 // convert-tt-to-tpxgpu gives every 16-bit tt.dot an mma.sync accumulator
-// (nvidia_mma version 2) with its operands converted to dot_op layouts.
-// On Hopper the warp-group MMA (wgmma) is the fast instruction: four warps
-// together compute a 64xN tile, reading B (and usually A) straight from
-// shared memory in a swizzled layout the hardware defines. This pass
-// rewrites such dots into that form:
+// (nvidia_mma version 2) and the other types FMA (blocked) ones, with the
+// operands converted to dot_op layouts. On Hopper the warp-group MMA
+// (wgmma) is the fast instruction: four warps together compute a 64xN
+// tile, reading B (and usually A) straight from shared memory in a
+// swizzled layout the hardware defines. This pass rewrites the dots wgmma
+// has a form for (f16/bf16, tf32, fp8 into f32; int8 into i32) that way:
 //
 //   tpxgpu.barrier
 //   %a_s = tpxgpu.local_alloc %a -> memdesc<MxK, #nvmma_shared>
@@ -23,8 +24,14 @@
 // chained accumulator layout already holds it. The old layouts only remain
 // in conversions, which the canonicalize after it folds away.
 //
+// Only f16/bf16 wgmma can transpose a shared operand (imm-trans-a/b); for
+// tf32, fp8 and int8 both operands are read K-major, so B is always staged
+// in the transposed (K-contiguous) nvmma layout. Swizzle widths are bytes:
+// a 128-byte row is 64 f16, 32 tf32 or 128 8-bit elements.
+//
 //===----------------------------------------------------------------------===//
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
+#include "tpx/Conversion/TTToTPXGPU/WarpGroupDots.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUTypes.h"
@@ -42,21 +49,22 @@ using namespace tpx;
 using namespace tpx::tpxgpu;
 
 namespace {
-/// One wgmma instruction is m64nNk16 for 16-bit operands.
+/// One wgmma instruction is m64nNkK, K being 32 bytes of operand row: 16
+/// f16/bf16, 8 tf32, 32 fp8 or int8 elements.
 constexpr int64_t kWarpGroupM = 64;
-constexpr int64_t kInstrK = 16;
+constexpr int64_t kInstrKBytes = 32;
 constexpr int64_t kMaxInstrN = 256;
 constexpr unsigned kWarpsPerGroup = 4;
 } // namespace
 
-/// The version-3 accumulator layout for an MxN tile on `numWarps` warps, or
-/// null when wgmma cannot hold it without replicating work. Warps go along
-/// M as long as each warp group gets its own 64 rows, then along N while
-/// each group keeps at least 16 columns (a 32-byte swizzle of B).
-static NvidiaMmaEncodingAttr chooseLayout(MLIRContext *context, int64_t m,
-                                          int64_t n, unsigned numWarps) {
+/// The warp groups along M and N for an MxN tile on `numWarps` warps, or
+/// none when wgmma cannot cover it without replicating work. Warps go
+/// along M as long as each warp group gets its own 64 rows, then along N
+/// while each group keeps at least 16 columns (a 32-byte swizzle of B).
+static std::optional<std::pair<unsigned, unsigned>>
+chooseWarpGroups(int64_t m, int64_t n, unsigned numWarps) {
   if (numWarps % kWarpsPerGroup != 0 || m % kWarpGroupM != 0 || n % 16 != 0)
-    return {};
+    return std::nullopt;
   unsigned groupsM = 1, groupsN = 1;
   for (unsigned left = numWarps / kWarpsPerGroup; left > 1; left /= 2) {
     if (m / (kWarpGroupM * groupsM) >= 2)
@@ -64,12 +72,23 @@ static NvidiaMmaEncodingAttr chooseLayout(MLIRContext *context, int64_t m,
     else if (n / (16 * groupsN) >= 2)
       groupsN *= 2;
     else
-      return {};
+      return std::nullopt;
   }
+  return std::make_pair(groupsM, groupsN);
+}
+
+/// The version-3 accumulator layout for an MxN tile (null as above).
+static NvidiaMmaEncodingAttr chooseLayout(MLIRContext *context, int64_t m,
+                                          int64_t n, int64_t instrK,
+                                          unsigned numWarps) {
+  auto groups = chooseWarpGroups(m, n, numWarps);
+  if (!groups)
+    return {};
+  auto [groupsM, groupsN] = *groups;
   int64_t instrN = std::min(kMaxInstrN, n / groupsN);
   return NvidiaMmaEncodingAttr::get(context, /*version=*/3,
                                     {groupsM * kWarpsPerGroup, groupsN},
-                                    {16, unsigned(instrN), unsigned(kInstrK)});
+                                    {16, unsigned(instrN), unsigned(instrK)});
 }
 
 /// The widest hardware swizzle (128, 64 or 32 bytes) not wider than the
@@ -128,28 +147,72 @@ static Value stageInSharedMemory(OpBuilder &b, Location loc, Value tensor,
   return LocalAllocOp::create(b, loc, buffer, tensor);
 }
 
-static bool isWgmmaDot(tt::DotOp dot) {
-  auto acc = dot.getType();
-  auto mma = dyn_cast_or_null<NvidiaMmaEncodingAttr>(acc.getEncoding());
-  if (!mma || mma.isHopper())
-    return false;
-  Type a = dot.getA().getType().getElementType();
-  Type b = dot.getB().getType().getElementType();
-  return a == b && (a.isF16() || a.isBF16()) && acc.getElementType().isF32() &&
-         dot.getA().getType().getShape()[1] % kInstrK == 0;
+static bool isFp8(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(type);
 }
 
-static void rewriteDot(tt::DotOp dot, unsigned numWarps) {
+/// True for the 16-bit operand types, whose wgmma can read an MN-major B
+/// (imm-trans-b); tf32, fp8 and int8 wgmma read both operands K-major.
+static bool hasTransposedForms(Type element) {
+  return element.isF16() || element.isBF16();
+}
+
+int64_t tpxgpu::getWarpGroupDotInstrK(Type a, Type b, Type acc,
+                                      tt::InputPrecision precision) {
+  // ieee f32 dots stay exact on FMAs; f16 accumulators, mixed types (f16 x
+  // fp8) and fp8 into f16 keep their other lowering.
+  bool supported = (a == b && hasTransposedForms(a) && acc.isF32()) ||
+                   (a.isF32() && b.isF32() && acc.isF32() &&
+                    precision == tt::InputPrecision::TF32) ||
+                   (isFp8(a) && isFp8(b) && acc.isF32()) ||
+                   (a.isInteger(8) && b.isInteger(8) && acc.isInteger(32));
+  return supported ? kInstrKBytes * 8 / a.getIntOrFloatBitWidth() : 0;
+}
+
+bool tpxgpu::canUseWarpGroupDot(tt::DotOp dot, unsigned numWarps) {
+  RankedTensorType acc = dot.getType();
+  int64_t instrK =
+      getWarpGroupDotInstrK(dot.getA().getType().getElementType(),
+                            dot.getB().getType().getElementType(),
+                            acc.getElementType(), dot.getInputPrecision());
+  return acc.getRank() == 2 && instrK &&
+         dot.getA().getType().getShape()[1] % instrK == 0 &&
+         chooseWarpGroups(acc.getDimSize(0), acc.getDimSize(1), numWarps);
+}
+
+/// The K of one wgmma instruction for `dot`, or 0 when this pass leaves it.
+static int64_t getWgmmaInstrK(tt::DotOp dot) {
+  RankedTensorType acc = dot.getType();
+  // convert-tt-to-tpxgpu gave 16-bit dots an mma.sync layout, the others
+  // an FMA (blocked) one; a 16-bit dot it left on FMAs stays there.
+  auto mma = dyn_cast_or_null<NvidiaMmaEncodingAttr>(acc.getEncoding());
+  Type a = dot.getA().getType().getElementType();
+  if ((mma && mma.isHopper()) ||
+      (!mma && !isa_and_nonnull<BlockedEncodingAttr>(acc.getEncoding())) ||
+      (hasTransposedForms(a) && !mma))
+    return 0;
+  int64_t instrK = tpxgpu::getWarpGroupDotInstrK(
+      a, dot.getB().getType().getElementType(), acc.getElementType(),
+      dot.getInputPrecision());
+  if (!instrK || dot.getA().getType().getShape()[1] % instrK != 0)
+    return 0;
+  return instrK;
+}
+
+static void rewriteDot(tt::DotOp dot, int64_t instrK, unsigned numWarps) {
   RankedTensorType acc = dot.getType();
   ArrayRef<int64_t> shape = acc.getShape();
   NvidiaMmaEncodingAttr layout =
-      chooseLayout(dot.getContext(), shape[0], shape[1], numWarps);
+      chooseLayout(dot.getContext(), shape[0], shape[1], instrK, numWarps);
   if (!layout)
     return;
+  Type element = dot.getB().getType().getElementType();
   unsigned bytes = dot.getA().getType().getElementTypeBitWidth() / 8;
   int64_t k = dot.getA().getType().getShape()[1];
   Value b0 = stripConversion(dot.getB());
-  bool kMajorB = runsAlongFirstDim(b0);
+  // Without imm-trans-b (all but the 16-bit types) B must be K-major:
+  // staged transposed whatever its registers' order.
+  bool kMajorB = !hasTransposedForms(element) || runsAlongFirstDim(b0);
   unsigned swizzleA = chooseSwizzle(k * bytes);
   unsigned swizzleB =
       chooseSwizzle((kMajorB ? k : int64_t(layout.getInstrShape()[1])) * bytes);
@@ -206,19 +269,20 @@ struct UseWarpGroupDotsPass
     unsigned numWarps = getModuleNumWarps(module);
     if (getModuleThreadsPerWarp(module) != 32)
       return;
-    SmallVector<tt::DotOp> dots;
+    SmallVector<std::pair<tt::DotOp, int64_t>> dots;
     module.walk([&](tt::DotOp dot) {
-      if (isWgmmaDot(dot))
-        dots.push_back(dot);
+      if (int64_t instrK = getWgmmaInstrK(dot))
+        dots.push_back({dot, instrK});
     });
-    for (tt::DotOp dot : dots)
-      rewriteDot(dot, numWarps);
+    for (auto [dot, instrK] : dots)
+      rewriteDot(dot, instrK, numWarps);
   }
 };
 } // namespace
 
 NvidiaMmaEncodingAttr
 tpx::tpxgpu::chooseWarpGroupDotLayout(MLIRContext *context, int64_t m,
-                                      int64_t n, unsigned numWarps) {
-  return chooseLayout(context, m, n, numWarps);
+                                      int64_t n, int64_t instrK,
+                                      unsigned numWarps) {
+  return chooseLayout(context, m, n, instrK, numWarps);
 }

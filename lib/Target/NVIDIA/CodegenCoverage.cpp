@@ -9,6 +9,7 @@
 // in tpx-opt.
 //
 //===----------------------------------------------------------------------===//
+#include "tpx/Conversion/TTToTPXGPU/WarpGroupDots.h"
 #include "tpx/Dialect/TPXGPU/IR/SIMTLoweringInterface.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Target/NVIDIA/NVIDIATarget.h"
@@ -32,13 +33,18 @@ namespace tpx {
 using namespace mlir;
 using namespace tpx;
 
-/// Element types the SIMT lowering moves and computes with.
+static bool isFp8(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
+/// Element types the SIMT lowering moves (and, but for fp8, computes with).
 static bool isSupportedElement(Type type) {
   if (auto pointer = dyn_cast<tt::PointerType>(type))
     return isSupportedElement(pointer.getPointeeType()) ||
            isa<tt::PointerType>(pointer.getPointeeType());
   if (isa<FloatType>(type))
-    return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
+    return type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
+           isFp8(type);
   return type.isInteger(1) || type.isInteger(8) || type.isInteger(16) ||
          type.isInteger(32) || type.isInteger(64) || type.isIndex();
 }
@@ -60,8 +66,7 @@ static std::string checkType(Type type) {
   while (auto pointer = dyn_cast<tt::PointerType>(type))
     type = pointer.getPointeeType();
   if (isa<FloatType>(type) && !isSupportedElement(type))
-    return "elements of this type (8-bit floats are lowered by the one-thread "
-           "path only)";
+    return "elements of this type";
   if (!isSupportedElement(type) && !isa<FunctionType>(type))
     return "values of this type";
   return "";
@@ -109,6 +114,27 @@ static std::string checkAtomicResult(Operation *op, unsigned numWarps) {
          "block has threads";
 }
 
+/// fp8 values (not pointers to them) are bytes on the SIMT path: loaded,
+/// stored, carried by loops and staged for wgmma, never computed with (no
+/// conversions, constants or FMA / mma.sync dots: the one-thread path
+/// converts them in software).
+static std::string checkFp8Values(Operation *op, unsigned numWarps) {
+  bool hasFp8 = llvm::any_of(
+      llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()),
+      [](Type type) { return isFp8(getElementTypeOrSelf(type)); });
+  if (!hasFp8)
+    return "";
+  if (auto dot = dyn_cast<tt::DotOp>(op))
+    return tpxgpu::canUseWarpGroupDot(dot, numWarps)
+               ? ""
+               : "dots of 8-bit floats that wgmma cannot run";
+  if (isa<tt::LoadOp, tt::StoreOp, tt::FuncOp, tt::ReturnOp, scf::ForOp,
+          scf::YieldOp, scf::IfOp>(op))
+    return "";
+  return "8-bit float values in this op (the SIMT path only loads, stores "
+         "and feeds them to wgmma; the one-thread path computes with them)";
+}
+
 /// Why `op` keeps a kernel off the SIMT path; empty if it does not.
 static std::string checkOp(Operation *op, unsigned numWarps) {
   // A plugin dialect whose own pass lowers its ops on the SIMT path
@@ -125,6 +151,8 @@ static std::string checkOp(Operation *op, unsigned numWarps) {
     if (std::string why = checkRegisterBudget(type, numWarps); !why.empty())
       return why;
   }
+  if (std::string why = checkFp8Values(op, numWarps); !why.empty())
+    return why;
   if (isa<arith::ArithDialect, math::MathDialect, scf::SCFDialect,
           cf::ControlFlowDialect>(op->getDialect()))
     return "";

@@ -275,3 +275,129 @@ LogicalResult AsyncDotWaitOp::verify() {
     return emitOpError("results must have the inputs' types");
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// mbarriers and TMA
+//===----------------------------------------------------------------------===//
+
+LogicalResult BarriersType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t count) {
+  if (count <= 0)
+    return emitError() << "a barrier allocation holds at least one barrier";
+  return success();
+}
+
+LogicalResult BarrierViewOp::verify() {
+  int64_t count = getBarriers().getType().getCount();
+  if (std::optional<int64_t> index = getConstantIntValue(getIndex()))
+    if (*index < 0 || *index >= count)
+      return emitOpError("index ") << *index << " is out of range: there are "
+                                   << count << " barriers";
+  return success();
+}
+
+/// The descriptor's block is the buffer's shape and element type, and one
+/// offset is given per dimension.
+static LogicalResult verifyDescriptorCopy(Operation *op, Type descType,
+                                          size_t numOffsets,
+                                          BufferType buffer) {
+  RankedTensorType block =
+      cast<tpx::tt::TensorDescType>(descType).getBlockType();
+  if (block.getShape() != buffer.getShape() ||
+      block.getElementType() != buffer.getElementType())
+    return op->emitOpError("descriptor block ")
+           << block << " does not match the buffer " << buffer;
+  if (numOffsets != block.getShape().size())
+    return op->emitOpError("takes ")
+           << block.getShape().size() << " offsets, one per dimension, not "
+           << numOffsets;
+  return success();
+}
+
+LogicalResult AsyncDescriptorLoadOp::verify() {
+  return verifyDescriptorCopy(*this, getDesc().getType(), getOffsets().size(),
+                              getBuffer().getType());
+}
+
+LogicalResult AsyncDescriptorStoreOp::verify() {
+  return verifyDescriptorCopy(*this, getDesc().getType(), getOffsets().size(),
+                              getBuffer().getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Warp specialization
+//===----------------------------------------------------------------------===//
+
+/// Hopper's warp-group register reallocation (setmaxnreg) takes 24 to 256
+/// registers per thread in steps of 8.
+static bool isValidRegisterCount(int32_t regs) {
+  return regs >= 24 && regs <= 256 && regs % 8 == 0;
+}
+
+LogicalResult AsyncTaskOp::verify() {
+  if (getReplicate() < 1)
+    return emitOpError("replicate must be at least 1, got ") << getReplicate();
+  if (!getIsDefault() && !getNumWarps())
+    return emitOpError("a task other than the default one needs num_warps");
+  if (std::optional<int32_t> warps = getNumWarps())
+    if (*warps < 1 || (*warps & (*warps - 1)) != 0)
+      return emitOpError("num_warps must be a power of two, got ") << *warps;
+  if (std::optional<int32_t> regs = getNumRegs())
+    if (!isValidRegisterCount(*regs))
+      return emitOpError("num_regs ")
+             << *regs << " is outside what the hardware allows (24 to 256 "
+             << "registers per thread, a multiple of 8)";
+  if (getIsDefault() && getWarpGroupStartId())
+    return emitOpError("the default task runs on the kernel's warps; it "
+                       "takes no warp_group_start_id");
+  if (getIsDefault() && getReplicate() != 1)
+    return emitOpError("the default task cannot be replicated");
+  if ((*this)->getParentOfType<AsyncTaskOp>() != nullptr)
+    return emitOpError("tasks cannot be nested");
+  return success();
+}
+
+LogicalResult AsyncTasksOp::verify() {
+  bool sawDefault = false;
+  int explicitStarts = 0, nonDefault = 0;
+  // Warp ranges [start, start + warps * replicate) of explicitly placed
+  // tasks must not overlap.
+  SmallVector<std::pair<int64_t, int64_t>> ranges;
+  for (Operation &op : getBody().front()) {
+    if (isa<TaskRegionEndOp>(op))
+      continue;
+    auto task = dyn_cast<AsyncTaskOp>(op);
+    if (!task)
+      return op.emitOpError("is not allowed directly in tlx.async_tasks: it "
+                            "holds tlx.async_task regions only");
+    if (task.getIsDefault()) {
+      if (sawDefault)
+        return task.emitOpError("is a second default task");
+      sawDefault = true;
+      continue;
+    }
+    ++nonDefault;
+    if (std::optional<int32_t> start = task.getWarpGroupStartId()) {
+      ++explicitStarts;
+      int64_t end = *start + int64_t(*task.getNumWarps()) * task.getReplicate();
+      for (auto [otherStart, otherEnd] : ranges)
+        if (*start < otherEnd && otherStart < end)
+          return task.emitOpError("warps [")
+                 << *start << ", " << end << ") overlap another task's ["
+                 << otherStart << ", " << otherEnd << ")";
+      ranges.push_back({*start, end});
+    }
+  }
+  if (explicitStarts != 0 && explicitStarts != nonDefault)
+    return emitOpError("warp_group_start_id must be given for all non-default "
+                       "tasks or for none");
+  if ((*this)->getParentOfType<AsyncTaskOp>())
+    return emitOpError("cannot be nested in a task");
+  return success();
+}
+
+LogicalResult AsyncTaskReplicaIdOp::verify() {
+  if (!(*this)->getParentOfType<AsyncTaskOp>())
+    return emitOpError("is only meaningful inside a tlx.async_task");
+  return success();
+}

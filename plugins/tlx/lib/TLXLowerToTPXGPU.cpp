@@ -30,6 +30,7 @@
 #include "TLX/TLXDialect.h"
 
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
+#include "tpx/Conversion/TTToTPXGPU/WarpGroupDots.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUTypes.h"
 
@@ -164,7 +165,7 @@ static tg::NvidiaMmaEncodingAttr getDotLayout(AsyncDotOp dot,
                                               unsigned numWarps) {
   auto acc = cast<RankedTensorType>(dot.getC().getType());
   return tg::chooseWarpGroupDotLayout(dot.getContext(), acc.getShape()[0],
-                                      acc.getShape()[1], numWarps);
+                                      acc.getShape()[1], kInstrK, numWarps);
 }
 
 /// The shared layout of every allocation, from how its buffers are used.

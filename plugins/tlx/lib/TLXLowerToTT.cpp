@@ -18,8 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TLXLowerToTT.h"
-
-#include "TLX/TLXDialect.h"
+#include "TLXToTTCommon.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -31,156 +30,24 @@ using namespace mlir;
 using namespace tpx;
 using namespace tpx::tlx;
 
+Value tpx::tlx::allocateLocalMemory(OpBuilder &b, Operation *op, Type pointer,
+                                    int64_t bytes) {
+  auto function = op->getParentOfType<FunctionOpInterface>();
+  if (!function || function.getFunctionBody().empty())
+    return {};
+  Location loc = op->getLoc();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&function.getFunctionBody().front());
+  Value size = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                        b.getI64IntegerAttr(bytes));
+  auto llvmPointer = LLVM::LLVMPointerType::get(b.getContext());
+  Value memory = LLVM::AllocaOp::create(b, loc, llvmPointer, b.getI8Type(),
+                                        size, /*alignment=*/64);
+  Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), memory);
+  return tt::IntToPtrOp::create(b, loc, pointer, address);
+}
+
 namespace {
-/// Buffers are shared memory (address space 3, as in Triton's TTIR): the CPU
-/// target's bounds checks cover global memory only.
-constexpr int kSharedAddressSpace = 3;
-
-using Strides = SmallVector<int64_t, 4>;
-
-Strides getRowMajorStrides(ArrayRef<int64_t> shape) {
-  Strides strides(shape.size(), 1);
-  for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i)
-    strides[i] = strides[i + 1] * shape[i + 1];
-  return strides;
-}
-
-/// Element strides of every buffer value of the module, from the chain of
-/// views that made it. Values that are not made by a view op (block
-/// arguments) are row-major.
-class BufferStrides {
-public:
-  LogicalResult compute(Operation *root) {
-    WalkResult result = root->walk([&](Operation *op) {
-      for (Value value : op->getResults())
-        if (auto type = dyn_cast<BufferType>(value.getType()))
-          if (failed(add(value, type)))
-            return WalkResult::interrupt();
-      return WalkResult::advance();
-    });
-    return failure(result.wasInterrupted());
-  }
-
-  ArrayRef<int64_t> get(Value buffer) {
-    auto it = strides.find(buffer);
-    if (it != strides.end())
-      return it->second;
-    auto type = cast<BufferType>(buffer.getType());
-    return strides.try_emplace(buffer, getRowMajorStrides(type.getShape()))
-        .first->second;
-  }
-
-private:
-  LogicalResult add(Value value, BufferType type) {
-    Operation *op = value.getDefiningOp();
-    Strides result;
-    if (auto view = dyn_cast<LocalViewOp>(op)) {
-      result.assign(get(view.getBuffers()).drop_front());
-    } else if (auto trans = dyn_cast<LocalTransOp>(op)) {
-      ArrayRef<int64_t> source = get(trans.getSrc());
-      for (int32_t dim : trans.getOrder())
-        result.push_back(source[dim]);
-    } else if (auto slice = dyn_cast<LocalSliceOp>(op)) {
-      result.assign(get(slice.getSrc()));
-    } else if (auto reinterpret = dyn_cast<LocalReinterpretOp>(op)) {
-      auto source = cast<BufferType>(reinterpret.getSrc().getType());
-      if (get(reinterpret.getSrc()) !=
-          ArrayRef<int64_t>(getRowMajorStrides(source.getShape())))
-        return op->emitOpError("of a transposed or sliced view is not "
-                               "supported; reinterpret the whole buffer");
-      result = getRowMajorStrides(type.getShape());
-    } else {
-      result = getRowMajorStrides(type.getShape());
-    }
-    if (result != ArrayRef<int64_t>(getRowMajorStrides(type.getShape())))
-      for (Operation *user : value.getUsers())
-        if (!isa<TLXDialect>(user->getDialect()))
-          return user->emitOpError("takes a transposed or sliced TLX view, "
-                                   "which cannot be carried through control "
-                                   "flow or calls on this target; take the "
-                                   "view where it is used");
-    strides[value] = std::move(result);
-    return success();
-  }
-
-  DenseMap<Value, Strides> strides;
-};
-
-Value getI32Constant(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(value));
-}
-
-Value getZeros(OpBuilder &b, Location loc, RankedTensorType type) {
-  return arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(type, b.getZeroAttr(type.getElementType())));
-}
-
-/// The tensor of pointers to every element of a buffer at `base` with
-/// `strides`: base + sum over d of range(shape[d]) * strides[d].
-Value getElementPointers(OpBuilder &b, Location loc, Value base,
-                         ArrayRef<int64_t> shape, ArrayRef<int64_t> strides) {
-  unsigned rank = shape.size();
-  Type i32 = b.getI32Type();
-  auto full = RankedTensorType::get(shape, i32);
-  Value offsets;
-  for (unsigned d = 0; d < rank; ++d) {
-    if (shape[d] == 1)
-      continue;
-    Value line =
-        tt::MakeRangeOp::create(b, loc, RankedTensorType::get({shape[d]}, i32),
-                                0, static_cast<uint32_t>(shape[d]));
-    SmallVector<int64_t> current = {shape[d]};
-    for (unsigned a = 0; a < rank; ++a) {
-      if (a == d)
-        continue;
-      current.insert(current.begin() + a, 1);
-      line =
-          tt::ExpandDimsOp::create(b, loc, RankedTensorType::get(current, i32),
-                                   line, b.getI32IntegerAttr(a));
-    }
-    if (rank > 1)
-      line = tt::BroadcastOp::create(b, loc, full, line);
-    if (strides[d] != 1)
-      line = arith::MulIOp::create(
-          b, loc, line,
-          arith::ConstantOp::create(
-              b, loc,
-              DenseElementsAttr::get(full, b.getI32IntegerAttr(strides[d]))));
-    offsets = offsets ? arith::AddIOp::create(b, loc, offsets, line) : line;
-  }
-  if (!offsets)
-    offsets = getZeros(b, loc, full);
-  auto pointers = RankedTensorType::get(shape, base.getType());
-  return tt::AddPtrOp::create(
-      b, loc, pointers, tt::SplatOp::create(b, loc, pointers, base), offsets);
-}
-
-/// What the patterns share: the buffers' strides.
-template <typename Op> class TLXPattern : public OpConversionPattern<Op> {
-public:
-  TLXPattern(const TypeConverter &converter, MLIRContext *context,
-             BufferStrides &strides)
-      : OpConversionPattern<Op>(converter, context), strides(strides) {}
-
-protected:
-  /// Pointers to the elements of `buffer` (the original value; `base` is
-  /// its converted pointer).
-  Value getPointers(OpBuilder &b, Location loc, Value buffer,
-                    Value base) const {
-    auto type = cast<BufferType>(buffer.getType());
-    return getElementPointers(b, loc, base, type.getShape(),
-                              strides.get(buffer));
-  }
-
-  Value load(OpBuilder &b, Location loc, Value buffer, Value base) const {
-    return tt::LoadOp::create(b, loc, getPointers(b, loc, buffer, base),
-                              Value(), Value());
-  }
-
-  BufferStrides &strides;
-};
-
 struct LocalAllocLowering : TLXPattern<LocalAllocOp> {
   using TLXPattern::TLXPattern;
   LogicalResult
@@ -192,23 +59,10 @@ struct LocalAllocLowering : TLXPattern<LocalAllocOp> {
       rewriter.replaceOpWithNewOp<tt::BitcastOp>(op, pointer, reuse);
       return success();
     }
-    auto function = op->getParentOfType<FunctionOpInterface>();
-    if (!function || function.getFunctionBody().empty())
+    Value base = allocateLocalMemory(rewriter, op, pointer,
+                                     op.getType().getSizeInBytes());
+    if (!base)
       return rewriter.notifyMatchFailure(op, "not inside a function");
-    // In the entry block, so that an allocation inside a loop does not grow
-    // the stack every iteration; the size is static.
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(&function.getFunctionBody().front());
-    Value bytes = LLVM::ConstantOp::create(
-        rewriter, loc, rewriter.getI64Type(),
-        rewriter.getI64IntegerAttr(op.getType().getSizeInBytes()));
-    auto llvmPointer = LLVM::LLVMPointerType::get(rewriter.getContext());
-    Value memory = LLVM::AllocaOp::create(rewriter, loc, llvmPointer,
-                                          rewriter.getI8Type(), bytes,
-                                          /*alignment=*/64);
-    Value address =
-        LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), memory);
-    Value base = tt::IntToPtrOp::create(rewriter, loc, pointer, address);
     rewriter.replaceOp(op, base);
     return success();
   }
@@ -369,11 +223,28 @@ struct AsyncDotWaitLowering : TLXPattern<AsyncDotWaitOp> {
 };
 } // namespace
 
+/// True when the module needs the CPU runtime's tasks, barriers or clock.
+static bool needsCPURuntime(Operation *root) {
+  return root
+      ->walk([](Operation *op) {
+        return isa<AllocBarriersOp, AsyncTasksOp, Clock64Op,
+                   AsyncDescriptorLoadOp>(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 LogicalResult tpx::tlx::lowerToTT(Operation *root) {
   MLIRContext *context = root->getContext();
+  auto module = dyn_cast<ModuleOp>(root);
+  if (!module)
+    return root->emitOpError("tlx-lower-to-tt runs on a module");
   BufferStrides strides;
   if (failed(strides.compute(root)))
     return failure();
+  if (needsCPURuntime(root))
+    declareCPURuntime(module);
 
   TypeConverter converter;
   converter.addConversion([](Type type) { return type; });
@@ -383,9 +254,17 @@ LogicalResult tpx::tlx::lowerToTT(Operation *root) {
   converter.addConversion([](AsyncTokenType type) -> Type {
     return IntegerType::get(type.getContext(), 32);
   });
+  converter.addConversion([](BarriersType type) -> Type {
+    return tt::PointerType::get(IntegerType::get(type.getContext(), 32),
+                                kSharedAddressSpace);
+  });
 
   ConversionTarget target(*context);
   target.addIllegalDialect<TLXDialect>();
+  // Tasks are outlined once their bodies are lowered; function addresses
+  // are resolved in the llir stage (tlx-cpu-resolve-function-addresses).
+  target.addLegalOp<AsyncTasksOp, AsyncTaskOp, TaskRegionEndOp,
+                    AsyncTaskReplicaIdOp, FunctionAddressOp>();
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
   RewritePatternSet patterns(context);
   patterns
@@ -394,7 +273,32 @@ LogicalResult tpx::tlx::lowerToTT(Operation *root) {
            LocalStoreLowering, AsyncLoadLowering,
            TokenLowering<AsyncCommitGroupOp>, TokenLowering<AsyncWaitGroupOp>,
            AsyncDotLowering, AsyncDotWaitLowering>(converter, context, strides);
+  populateSyncToTTPatterns(converter, patterns, strides);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
-  return applyPartialConversion(root, target, std::move(patterns));
+  if (failed(applyPartialConversion(root, target, std::move(patterns))))
+    return failure();
+  return outlineTasks(module);
+}
+
+LogicalResult tpx::tlx::resolveFunctionAddresses(Operation *root) {
+  SmallVector<FunctionAddressOp> ops;
+  root->walk([&](FunctionAddressOp op) { ops.push_back(op); });
+  for (FunctionAddressOp op : ops) {
+    if (!SymbolTable::lookupNearestSymbolFrom<LLVM::LLVMFuncOp>(
+            op, op.getCalleeAttr()))
+      return op.emitOpError("names ")
+             << op.getCalleeAttr()
+             << ", which is not an llvm.func (run this pass after "
+                "convert-func-to-llvm)";
+    OpBuilder b(op);
+    Value pointer = LLVM::AddressOfOp::create(
+        b, op.getLoc(), LLVM::LLVMPointerType::get(b.getContext()),
+        op.getCallee());
+    op.replaceAllUsesWith(
+        LLVM::PtrToIntOp::create(b, op.getLoc(), b.getI64Type(), pointer)
+            .getResult());
+    op.erase();
+  }
+  return success();
 }

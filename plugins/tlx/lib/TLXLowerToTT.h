@@ -10,6 +10,10 @@ namespace tpx::tlx {
 /// CPU target's lowering). Emits a diagnostic and fails on a view that
 /// cannot be lowered.
 mlir::LogicalResult lowerToTT(mlir::Operation *root);
+
+/// Replaces each tlx.function_address with the address of its llvm.func
+/// (the CPU's task trampolines; after convert-func-to-llvm).
+mlir::LogicalResult resolveFunctionAddresses(mlir::Operation *root);
 } // namespace tpx::tlx
 
 #endif // TPX_TLX_TLXLOWERTOTT_H

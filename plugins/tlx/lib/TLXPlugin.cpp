@@ -17,6 +17,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <iterator>
 
 using namespace tpx::plugin;
 
@@ -25,6 +28,15 @@ static TpxStatus runLowerToTT(MlirOperation root, const TpxOptionValues *,
   if (mlir::failed(tpx::tlx::lowerToTT(unwrap(root))))
     return fail(reporter, "tlx-lower-to-tt failed (see the diagnostics "
                           "above)");
+  return TPX_SUCCESS;
+}
+
+static TpxStatus runResolveFunctionAddresses(MlirOperation root,
+                                             const TpxOptionValues *, void *,
+                                             TpxReporter *reporter) {
+  if (mlir::failed(tpx::tlx::resolveFunctionAddresses(unwrap(root))))
+    return fail(reporter, "tlx-cpu-resolve-function-addresses failed (see the "
+                          "diagnostics above)");
   return TPX_SUCCESS;
 }
 
@@ -80,15 +92,24 @@ static const TpxPassInfo kPasses[] = {
         runLowerToTT,
         nullptr,
         dependOn<tpx::tt::TTDialect, mlir::arith::ArithDialect,
-                 mlir::LLVM::LLVMDialect>,
+                 mlir::LLVM::LLVMDialect, mlir::scf::SCFDialect>,
+    },
+    {
+        "tlx-cpu-resolve-function-addresses",
+        "Replace tlx.function_address with the address of its llvm.func (the "
+        "CPU lowering's task trampolines)",
+        /*anchorOp=*/nullptr,
+        /*options=*/nullptr,
+        0,
+        runResolveFunctionAddresses,
+        nullptr,
+        dependOn<mlir::LLVM::LLVMDialect>,
     },
     {
         "tlx-lower-to-tpxgpu",
         "Lower TLX ops to tpxgpu ops for NVIDIA GPUs with wgmma (sm_90a), "
-        "after "
-        "convert-tt-to-tpxgpu: buffers in shared memory, cp.async copies, "
-        "async "
-        "wgmma dots, and the barriers between threads",
+        "after convert-tt-to-tpxgpu: buffers in shared memory, cp.async "
+        "copies, async wgmma dots, and the barriers between threads",
         /*anchorOp=*/"builtin.module",
         /*options=*/nullptr,
         0,
@@ -101,9 +122,13 @@ static const TpxPassInfo kPasses[] = {
 static TpxStatus applyTLX(const TpxPipelineEditor *editor, void *,
                           TpxReporter *reporter) {
   llvm::StringRef target = editor->target ? editor->target : "";
-  if (target == "cpu")
-    return editor->insertAfter(editor->opaque, "ttir", "inline",
-                               "tlx-lower-to-tt");
+  if (target == "cpu") {
+    if (TpxStatus status = editor->insertAfter(editor->opaque, "ttir", "inline",
+                                               "tlx-lower-to-tt"))
+      return status;
+    return editor->insertAfter(editor->opaque, "llir", "convert-func-to-llvm",
+                               "tlx-cpu-resolve-function-addresses");
+  }
   // NVIDIA: the SIMT pipeline, once tensors have layouts. The edit fails on
   // the one-thread pipeline, which therefore has no TLX lowering: a TLX
   // kernel that another op keeps off the SIMT path is an error there.
@@ -126,7 +151,7 @@ static const TpxPipelineExtensionInfo kExtensions[] = {{
 static const TpxPluginInfo kInfo = {
     TPX_PLUGIN_INFO_HEADER("tlx", "0.1"),
     kPasses,
-    2,
+    std::size(kPasses),
     kDialects,
     1,
     nullptr,

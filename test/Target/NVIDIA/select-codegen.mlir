@@ -29,12 +29,55 @@ module {
 
 // -----
 
-// CHECK: module attributes {tpxgpu.codegen = "scalar"}
+// fp8 values are bytes on the SIMT path: loaded, stored and fed to dots
+// that run on wgmma (a 64x64 tile on 4 warps, K a multiple of 32).
+// CHECK: module attributes {tpxgpu.codegen = "simt"}
 module {
-  tt.func public @fp8(%x: !tt.ptr<f8E4M3FN>) {
-    // expected-remark @below {{does not cover elements of this type}}
+  tt.func public @fp8_copy(%x: !tt.ptr<f8E4M3FN>) {
     %v = tt.load %x : !tt.ptr<f8E4M3FN>
     tt.store %x, %v : !tt.ptr<f8E4M3FN>
+    tt.return
+  }
+}
+
+// -----
+
+// CHECK: module attributes {tpxgpu.codegen = "simt"}
+module {
+  tt.func public @fp8_wgmma(%a: tensor<64x32x!tt.ptr<f8E4M3FN>>, %b: tensor<32x64x!tt.ptr<f8E5M2>>, %c: tensor<64x64x!tt.ptr<f32>>) {
+    %acc = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+    %x = tt.load %a : tensor<64x32x!tt.ptr<f8E4M3FN>>
+    %y = tt.load %b : tensor<32x64x!tt.ptr<f8E5M2>>
+    %d = tt.dot %x, %y, %acc : tensor<64x32xf8E4M3FN> * tensor<32x64xf8E5M2> -> tensor<64x64xf32>
+    tt.store %c, %d : tensor<64x64x!tt.ptr<f32>>
+    tt.return
+  }
+}
+
+// -----
+
+// Computing with fp8, or an fp8 dot wgmma cannot run (32 rows: a warp
+// group computes 64), is left to the one-thread path.
+// CHECK: module attributes {tpxgpu.codegen = "scalar"}
+module {
+  tt.func public @fp8_convert(%x: !tt.ptr<f8E4M3FN>, %y: !tt.ptr<f32>) {
+    %v = tt.load %x : !tt.ptr<f8E4M3FN>
+    // expected-remark @below {{does not cover 8-bit float values in this op}}
+    %w = arith.extf %v : f8E4M3FN to f32
+    tt.store %y, %w : !tt.ptr<f32>
+    tt.return
+  }
+}
+
+// -----
+
+// CHECK: module attributes {tpxgpu.codegen = "scalar"}
+module {
+  tt.func public @fp8_small_dot(%x: tensor<32x32xf8E4M3FN>, %y: tensor<32x64xf8E4M3FN>, %c: tensor<32x64x!tt.ptr<f32>>) {
+    %acc = arith.constant dense<0.000000e+00> : tensor<32x64xf32>
+    // expected-remark @below {{does not cover dots of 8-bit floats that wgmma cannot run}}
+    %d = tt.dot %x, %y, %acc : tensor<32x32xf8E4M3FN> * tensor<32x64xf8E4M3FN> -> tensor<32x64xf32>
+    tt.store %c, %d : tensor<32x64x!tt.ptr<f32>>
     tt.return
   }
 }

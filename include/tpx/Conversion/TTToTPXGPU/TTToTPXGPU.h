@@ -46,14 +46,6 @@ NvidiaMmaEncodingAttr chooseNvidiaMmaLayout(mlir::MLIRContext *context,
                                             unsigned threadsPerWarp,
                                             bool warpsAlongM = false);
 
-/// The version-3 (wgmma) accumulator layout tpxgpu-use-wgmma gives an MxN
-/// dot of 16-bit operands on `numWarps` warps, or null when wgmma cannot
-/// hold the tile (for passes that make warp_group_dot themselves, such as
-/// a plugin's lowering of its async dots).
-NvidiaMmaEncodingAttr chooseWarpGroupDotLayout(mlir::MLIRContext *context,
-                                               int64_t m, int64_t n,
-                                               unsigned numWarps);
-
 /// True when `value` is computed from a dot's result through layout
 /// conversions and pure elementwise ops (a chained dot's A operand).
 bool isComputedFromDot(mlir::Value value);

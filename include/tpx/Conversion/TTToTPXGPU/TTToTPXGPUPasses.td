@@ -101,20 +101,24 @@ def TPXGPUUseWarpGroupDots
     : Pass<"tpxgpu-use-wgmma", "::mlir::ModuleOp"> {
   let summary = "Run tt.dot on Hopper's warp-group MMA (wgmma)";
   let description = [{
-    Runs right after convert-tt-to-tpxgpu on sm_90 modules. Every tt.dot
-    it gave an mma.sync (nvidia_mma version 2) accumulator becomes a
-    `tpxgpu.warp_group_dot` with a version-3 accumulator when wgmma can run
-    it: f16 or bf16 operands with an f32 accumulator, the module's warps a
-    multiple of four (one warp group is four warps along M), M a multiple
-    of 64, K of 16, and a warp group's share of N a multiple of 16. B, and
+    Runs right after convert-tt-to-tpxgpu on sm_90 modules. A tt.dot
+    becomes a `tpxgpu.warp_group_dot` with a version-3 accumulator when
+    wgmma has a form for its types -- f16 x f16 or bf16 x bf16 into f32
+    (which convert-tt-to-tpxgpu gave an mma.sync accumulator), f32 x f32
+    into f32 with inputPrecision = tf32, any pair of e4m3/e5m2 into f32,
+    i8 x i8 into i32 (FMA accumulators until then) -- and can run it: the
+    module's warps a multiple of four (one warp group is four warps along
+    M), M a multiple of 64, K of the instruction's K (32 bytes: 16, 8 or
+    32 elements), and a warp group's share of N a multiple of 16. B, and
     A unless it is computed from another dot (attention's P), are copied
     into shared memory (`local_alloc`) in the `nvmma_shared` layout with
     the widest swizzle (128, 64 or 32 bytes) the tile's contiguous extent
-    allows; a computed A stays in registers in the `dot_op` layout of the
-    accumulator. Warps go along M first (each warp group owns whole rows,
-    so a chained dot's A is already in its registers), then along N; one
-    instruction covers a warp group's whole share of N (up to 256).
-    Other dots keep mma.sync.
+    allows; B is K-major (transposed) for every type but f16/bf16, whose
+    wgmma alone can transpose an operand. A computed A stays in registers
+    in the `dot_op` layout of the accumulator. Warps go along M first
+    (each warp group owns whole rows, so a chained dot's A is already in
+    its registers), then along N; one instruction covers a warp group's
+    whole share of N (up to 256). Other dots keep mma.sync or FMAs.
   }];
   let dependentDialects = ["::tpx::tpxgpu::TPXGPUDialect"];
 }

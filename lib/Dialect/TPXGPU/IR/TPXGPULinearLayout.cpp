@@ -228,23 +228,28 @@ static LinearLayout mmaV3ToLinear(NvidiaMmaEncodingAttr mma,
   return b.layout;
 }
 
-/// wgmma's A operand in registers (16-bit types): per warp the fragment of
-/// mma.sync.m16n8k16's A (a0..a7 = (g + 8*bit1, 2t + bit0 + 8*bit2)) for
-/// the warp's 16 rows of each 16-deep K step; warps as in the accumulator
-/// (four along M per group), replicated across the warps along N.
+/// wgmma's A operand in registers: per warp the A fragment of the
+/// m16n8kK mma.sync of the element size, for the warp's 16 rows of each
+/// K step of 8 * kWidth (32 bytes). Each 32-bit register packs kWidth
+/// K-consecutive elements (1 for tf32, 2 for f16/bf16, 4 for 8-bit types);
+/// lane 4g + t holds rows g and g + 8 at K kWidth * t and, a second
+/// register pair, 4 * kWidth further (PTX ISA, "wgmma register fragment
+/// A"; for f16 a0..a7 = (g + 8*bit1, 2t + bit0 + 8*bit2)). Warps as in the
+/// accumulator (four along M per group), replicated across those along N.
 static LinearLayout mmaV3OperandAToLinear(NvidiaMmaEncodingAttr mma,
-                                          ArrayRef<int64_t> shape) {
+                                          ArrayRef<int64_t> shape,
+                                          unsigned kWidth) {
   LayoutBuilder b(shape);
   unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
-  b.layout.addBasis(LinearLayout::Register, b.unit(1, 1));
+  b.add(LinearLayout::Register, 1, 1, kWidth);
   b.layout.addBasis(LinearLayout::Register, b.unit(0, 8));
-  b.layout.addBasis(LinearLayout::Register, b.unit(1, 8));
-  b.add(LinearLayout::Lane, 1, 2, 4);
+  b.layout.addBasis(LinearLayout::Register, b.unit(1, 4 * int64_t(kWidth)));
+  b.add(LinearLayout::Lane, 1, kWidth, 4);
   b.add(LinearLayout::Lane, 0, 1, 8);
   b.add(LinearLayout::Warp, 0, 16, wm);
   for (unsigned i = 1; i < wn; i *= 2)
     b.layout.addBasis(LinearLayout::Warp, Coordinate());
-  b.repeat(1, 16);
+  b.repeat(1, 8 * int64_t(kWidth));
   b.repeat(0, 16 * wm);
   return b.layout;
 }
@@ -347,12 +352,18 @@ std::optional<LinearLayout> tpx::tpxgpu::toLinearLayout(Attribute layout,
       return fail(error, "dot operands must be 2-D for the code generator");
     unsigned opIdx = operand.getOpIdx();
     if (auto mma = dyn_cast<NvidiaMmaEncodingAttr>(operand.getParent())) {
-      if (operand.getKWidth() != 2)
+      unsigned kWidth = operand.getKWidth();
+      // A version-3 B operand is rejected by the attribute's verifier.
+      if (mma.isHopper()) {
+        if (kWidth != 1 && kWidth != 2 && kWidth != 4)
+          return fail(error, "wgmma's register A packs 1, 2 or 4 elements "
+                             "per 32-bit register (kWidth 1, 2 or 4)");
+        return mmaV3OperandAToLinear(mma, shape, kWidth);
+      }
+      if (kWidth != 2)
         return fail(error, "only 16-bit operands of MMA layouts (kWidth = 2) "
                            "are supported by the code generator");
-      // A version-3 B operand is rejected by the attribute's verifier.
-      return mma.isHopper() ? mmaV3OperandAToLinear(mma, shape)
-                            : mmaOperandToLinear(opIdx, mma, shape);
+      return mmaOperandToLinear(opIdx, mma, shape);
     }
     if (isa<BlockedEncodingAttr>(operand.getParent())) {
       SmallVector<int64_t> accShape = {opIdx == 0 ? shape[0] : 1,

@@ -191,4 +191,172 @@ def TLX_AsyncDotWaitOp : TLX_Op<"async_dot_wait", [
                                  "::mlir::ValueRange":$inputs)>];
 }
 
+//===----------------------------------------------------------------------===//
+// mbarriers
+//===----------------------------------------------------------------------===//
+
+def TLX_AllocBarriersOp : TLX_Op<"alloc_barriers",
+    [MemoryEffects<[MemAlloc<TLX_LocalMemory>, MemWrite<TLX_LocalMemory>]>]> {
+  let summary = "allocate and initialise mbarriers";
+  let description = [{
+    Each barrier's phases complete after `arrive_count` arrivals (and every
+    transaction byte expected in the phase).
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntPositive]>:$arriveCount);
+  let results = (outs TLX_Barriers:$result);
+  let assemblyFormat = "`arrive_count` `=` $arriveCount attr-dict `:` type($result)";
+}
+
+def TLX_BarrierViewOp : TLX_Op<"barrier_view", [Pure]> {
+  let summary = "one barrier of an allocation";
+  let arguments = (ins TLX_Barriers:$barriers, I32:$index);
+  let results = (outs TLX_Barrier:$result);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` attr-dict `:` type($barriers)
+  }];
+  let hasVerifier = 1;
+}
+
+def TLX_BarrierWaitOp : TLX_Op<"barrier_wait",
+    [MemoryEffects<[MemRead<TLX_LocalMemory>, MemWrite<TLX_LocalMemory>]>]> {
+  let summary = "wait until the barrier's phase of parity `phase` completes";
+  let arguments = (ins TLX_Barrier:$barrier, I32:$phase, Optional<I1>:$pred);
+  let assemblyFormat = "$barrier `,` $phase (`pred` $pred^)? attr-dict";
+}
+
+def TLX_BarrierArriveOp : TLX_Op<"barrier_arrive",
+    [MemoryEffects<[MemRead<TLX_LocalMemory>, MemWrite<TLX_LocalMemory>]>]> {
+  let summary = "arrive `count` times on the barrier";
+  let arguments = (ins TLX_Barrier:$barrier,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$count);
+  let assemblyFormat = "$barrier `,` $count attr-dict";
+}
+
+def TLX_BarrierExpectBytesOp : TLX_Op<"barrier_expect_bytes",
+    [MemoryEffects<[MemRead<TLX_LocalMemory>, MemWrite<TLX_LocalMemory>]>]> {
+  let summary = "arrive once, expecting `bytes` from async copies this phase";
+  let arguments = (ins TLX_Barrier:$barrier, I32:$bytes, Optional<I1>:$pred);
+  let assemblyFormat = "$barrier `,` $bytes (`pred` $pred^)? attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// TMA: block copies through tensor descriptors
+//===----------------------------------------------------------------------===//
+
+def TLX_AsyncDescriptorLoadOp : TLX_Op<"async_descriptor_load", [
+    MemoryEffects<[MemRead<TLX_GlobalMemory>, MemWrite<TLX_LocalMemory>]>]> {
+  let summary = "copy a block through a descriptor into a buffer (TMA)";
+  let description = [{
+    The block at `offsets` (elements outside the tensor read as the
+    descriptor's padding) lands in `buffer`; its bytes count as transaction
+    bytes of `barrier`'s current phase.
+  }];
+  let arguments = (ins TT_TensorDesc:$desc, Variadic<I32>:$offsets,
+    TLX_Buffer:$buffer, TLX_Barrier:$barrier,
+    DefaultValuedAttr<TT_CacheModifierAttr, "::tpx::tt::CacheModifier::NONE">:$cache,
+    DefaultValuedAttr<TT_EvictionPolicyAttr, "::tpx::tt::EvictionPolicy::NORMAL">:$evict);
+  let assemblyFormat = [{
+    $desc `[` $offsets `]` `,` $buffer `,` $barrier
+    oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)
+    attr-dict `:` type($desc) `,` type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
+def TLX_AsyncDescriptorStoreOp : TLX_Op<"async_descriptor_store", [
+    MemoryEffects<[MemRead<TLX_LocalMemory>, MemWrite<TLX_GlobalMemory>]>]> {
+  let summary = "copy a buffer through a descriptor into global memory";
+  let arguments = (ins TT_TensorDesc:$desc, Variadic<I32>:$offsets,
+                       TLX_Buffer:$buffer);
+  let assemblyFormat = [{
+    $desc `[` $offsets `]` `,` $buffer attr-dict `:` type($desc) `,`
+    type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
+def TLX_AsyncDescriptorStoreWaitOp : TLX_Op<"async_descriptor_store_wait",
+    [MemoryEffects<[MemRead<TLX_LocalMemory>]>]> {
+  let summary = "wait until at most `pendings` descriptor stores are pending";
+  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$pendings);
+  let assemblyFormat = "$pendings attr-dict";
+}
+
+def TLX_FenceAsyncSharedOp : TLX_Op<"fence_async_shared",
+    [MemoryEffects<[MemRead<TLX_LocalMemory>, MemWrite<TLX_LocalMemory>]>]> {
+  let summary = "order earlier shared-memory writes before async-proxy reads";
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Warp specialization
+//===----------------------------------------------------------------------===//
+
+// NoTerminator is a trait libMLIR checks through its TypeID, which does not
+// match across compilers (libMLIR is built with clang, tpx with GCC): the
+// task regions end in an explicit (implicit in the custom syntax)
+// terminator instead.
+def TLX_AsyncTasksOp : TLX_Op<"async_tasks", [
+    SingleBlockImplicitTerminator<"TaskRegionEndOp">,
+    RecursiveMemoryEffects]> {
+  let summary = "tasks of the program that run concurrently";
+  let description = [{
+    The region holds only `tlx.async_task` ops; each runs concurrently with
+    the others on warps of its own (on the CPU, a thread of its own). The
+    op completes when every task has.
+  }];
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$body attr-dict";
+  let hasVerifier = 1;
+}
+
+def TLX_AsyncTaskOp : TLX_Op<"async_task", [
+    SingleBlockImplicitTerminator<"TaskRegionEndOp">,
+    RecursiveMemoryEffects, HasParent<"AsyncTasksOp">]> {
+  let summary = "one task (with `replicate` copies) of an async_tasks region";
+  let description = [{
+    The `default` task runs on the kernel's `num_warps` warps; every other
+    task on `num_warps` warps of its own (from `warp_group_start_id` when
+    given), with `num_regs` registers per thread when given, `replicate`
+    times.
+  }];
+  let arguments = (ins UnitAttr:$isDefault, OptionalAttr<I32Attr>:$numWarps,
+                       OptionalAttr<I32Attr>:$numRegs,
+                       DefaultValuedAttr<I32Attr, "1">:$replicate,
+                       OptionalAttr<I32Attr>:$warpGroupStartId);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+}
+
+def TLX_TaskRegionEndOp : TLX_Op<"task_region_end", [Pure, Terminator,
+    ParentOneOf<["AsyncTasksOp", "AsyncTaskOp"]>]> {
+  let summary = "the end of an async_tasks or async_task region";
+  let assemblyFormat = "attr-dict";
+}
+
+def TLX_AsyncTaskReplicaIdOp : TLX_Op<"async_task_replica_id", [Pure]> {
+  let summary = "which copy of a replicated task runs (0 ... replicate-1)";
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def TLX_Clock64Op : TLX_Op<"clock64", [
+    MemoryEffects<[MemRead<TLX_LocalMemory>, MemWrite<TLX_LocalMemory>]>]> {
+  let summary = "a 64-bit clock";
+  let results = (outs I64:$result);
+  let assemblyFormat = "attr-dict";
+}
+
+// The address of a function, for a target runtime that starts it (the CPU
+// lowering's task trampolines); resolved after the function is an
+// llvm.func.
+def TLX_FunctionAddressOp : TLX_Op<"function_address", [Pure]> {
+  let summary = "the address of function `callee`, as an integer";
+  let arguments = (ins FlatSymbolRefAttr:$callee);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$callee attr-dict";
+}
+
 #endif // TPX_TLX_TLXOPS_TD

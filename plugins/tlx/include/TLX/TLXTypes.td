@@ -41,6 +41,18 @@ def TLX_AsyncTokenType : TLX_TypeDef<"AsyncToken", "async_token"> {
   let summary = "the completion of an async copy or of a commit group";
 }
 
+def TLX_BarriersType : TLX_TypeDef<"Barriers", "mbarriers"> {
+  let summary = "mbarriers in the program's local memory";
+  let description = [{
+    `!tlx.mbarriers<4>`: four barriers, each counting arrivals and
+    transaction bytes per phase; `barrier_view` selects one
+    (`!tlx.mbarriers<1>`).
+  }];
+  let parameters = (ins "int64_t":$count);
+  let assemblyFormat = "`<` $count `>`";
+  let genVerifyDecl = 1;
+}
+
 def TLX_Buffer : DialectType<TLX_Dialect,
   CPred<"::llvm::isa<::tpx::tlx::BufferType>($_self)">, "TLX buffer",
   "::tpx::tlx::BufferType">;
@@ -48,5 +60,14 @@ def TLX_AsyncToken : DialectType<TLX_Dialect,
   CPred<"::llvm::isa<::tpx::tlx::AsyncTokenType>($_self)">, "TLX async token",
   "::tpx::tlx::AsyncTokenType">,
   BuildableType<"$_builder.getType<::tpx::tlx::AsyncTokenType>()">;
+
+def TLX_Barriers : DialectType<TLX_Dialect,
+  CPred<"::llvm::isa<::tpx::tlx::BarriersType>($_self)">, "TLX mbarriers",
+  "::tpx::tlx::BarriersType">;
+def TLX_Barrier : DialectType<TLX_Dialect,
+  And<[CPred<"::llvm::isa<::tpx::tlx::BarriersType>($_self)">,
+       CPred<"::llvm::cast<::tpx::tlx::BarriersType>($_self).getCount() == 1">]>,
+  "one TLX mbarrier", "::tpx::tlx::BarriersType">,
+  BuildableType<"::tpx::tlx::BarriersType::get($_builder.getContext(), 1)">;
 
 #endif // TPX_TLX_TLXTYPES_TD

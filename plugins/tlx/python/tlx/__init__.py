@@ -17,15 +17,26 @@ which lowers them for the compile target (docs/tlx.md).
 """
 
 from .types import (async_token, async_token_type, buffered_tensor,
-                    buffered_tensor_type, storage_kind)
+                    buffered_tensor_type, mbarrier, mbarrier_type,
+                    storage_kind)
+from .async_task import async_task, async_task_replica_id, async_tasks
+from .barrier import (alloc_barriers, barrier_arrive, barrier_expect_bytes,
+                      barrier_wait, fence_async_shared)
+from .tma import (async_descriptor_load, async_descriptor_store,
+                  async_descriptor_store_wait, make_tensor_descriptor)
 from .mem_ops import (async_load, async_load_commit_group,
                       async_load_wait_group, local_alloc, local_load,
                       local_reinterpret, local_slice, local_store,
                       local_trans, local_view)
 from .mma_ops import async_dot, async_dot_wait
-from .utility import dtype_of, size_of
+from .utility import clock64, dtype_of, size_of
 
 __all__ = [
+    "alloc_barriers", "async_descriptor_load", "async_descriptor_store",
+    "async_descriptor_store_wait", "async_task", "async_task_replica_id",
+    "async_tasks", "barrier_arrive", "barrier_expect_bytes", "barrier_wait",
+    "clock64", "fence_async_shared", "make_tensor_descriptor", "mbarrier",
+    "mbarrier_type",
     "async_dot", "async_dot_wait", "async_load", "async_load_commit_group",
     "async_load_wait_group", "async_token", "async_token_type",
     "buffered_tensor", "buffered_tensor_type", "dtype_of", "local_alloc",

@@ -4,7 +4,7 @@ from tpx.compiler.ir import Raw
 from tpx.language import core
 
 from .types import async_token_type, buffered_tensor_type, is_buffer, \
-    storage_kind
+    mbarrier_type, storage_kind
 from ._support import constexpr_int, emit, int_list, tlx_builtin, unwrap
 
 
@@ -64,6 +64,9 @@ def local_view(local_allocated_buffers, buffer_idx, _semantic=None,
                _generator=None):
     """Buffer `buffer_idx` of an allocation (also `buffers[buffer_idx]`)."""
     buffers = unwrap(local_allocated_buffers)
+    if isinstance(getattr(buffers, "type", None), mbarrier_type):
+        from .barrier import barrier_view
+        return barrier_view(buffers, buffer_idx, _semantic, _generator)
     ty = _check_buffer(buffers, "tlx.local_view()", single=False)
     if ty.num is None:
         raise TypeError("tlx.local_view() takes a local_alloc's buffers, "

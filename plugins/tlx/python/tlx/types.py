@@ -59,10 +59,24 @@ class async_token_type(mlir_type):
         super().__init__("!tlx.async_token")
 
 
+class mbarrier_type(mlir_type):
+    """`!tlx.mbarriers<count>`: barriers from alloc_barriers; indexing
+    selects one (`bars[i]`)."""
+
+    def __init__(self, count):
+        self.count = int(count)
+        super().__init__("!tlx.mbarriers<%d>" % self.count)
+
+    def __tpx_getitem__(self, value, index, _semantic=None, _generator=None):
+        from .barrier import barrier_view
+        return barrier_view(value, index, _semantic, _generator)
+
+
 # TLX's names for the values themselves: both are kernel values (tensors)
 # of the types above.
 buffered_tensor = core.tensor
 async_token = core.tensor
+mbarrier = core.tensor
 
 
 def is_buffer(value, single=None):

@@ -4,7 +4,7 @@ from tpx.language import core
 from tpx.language.core import constexpr
 
 from .types import buffered_tensor_type
-from ._support import tlx_builtin, unwrap
+from ._support import emit, tlx_builtin, unwrap
 
 
 @tlx_builtin
@@ -33,3 +33,9 @@ def size_of(dtype, _semantic=None, _generator=None):
     if not isinstance(dtype, core.dtype):
         raise TypeError("tlx.size_of() takes a dtype, got %r" % (dtype,))
     return constexpr(max(1, dtype.primitive_bitwidth // 8))
+
+
+@tlx_builtin
+def clock64(_semantic=None, _generator=None):
+    """A 64-bit clock (cycles on a GPU; nanoseconds on the CPU)."""
+    return emit(_generator, "tlx.clock64", [], [core.int64])[0]

@@ -1,0 +1,265 @@
+//===- CPUTaskRuntime.cpp - concurrent tasks and mbarriers on the CPU -----===//
+//
+// A GPU program (thread block) may split into tasks that run concurrently
+// (warp specialization) and synchronise through mbarriers. On the CPU each
+// task of a program is a thread of its own, started by tpx_cpu_run_tasks;
+// an mbarrier is four 32-bit words in the program's memory with Hopper's
+// semantics: a phase completes when the expected number of arrivals and
+// every expected transaction byte have arrived, then the next phase starts
+// with the same expectation. A wait that no task can ever satisfy (every
+// other task of the program waits too, or has finished) is a deadlock: it
+// is reported with the program, the task, the source line of the wait and
+// the barrier, and the waits return so that the launch ends with that error
+// instead of hanging.
+//
+// Every entry point takes the six trailing grid arguments the CPU lowering
+// appends to calls (program id and number of programs along x, y, z).
+//
+//===----------------------------------------------------------------------===//
+#include "CPURuntimeState.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <thread>
+
+using namespace tpx::cpu;
+
+namespace {
+/// The words of one mbarrier.
+struct MBarrier {
+  int32_t expected; // arrivals per phase
+  int32_t pending;  // arrivals still missing in this phase
+  int32_t tx;       // transaction bytes still missing in this phase
+  int32_t phase;    // parity of the current phase
+};
+
+struct WaitSite {
+  bool waiting = false;
+  const MBarrier *barrier = nullptr;
+  int32_t line = 0, allocLine = 0, index = 0, phase = 0;
+
+  /// Still waiting: its phase has not completed (a woken waiter that has
+  /// not run yet is not stuck).
+  bool isStuck() const { return waiting && barrier->phase == phase; }
+};
+
+/// The tasks of one program.
+struct TaskGroup {
+  std::mutex mutex;
+  std::condition_variable changed;
+  int32_t size = 0;
+  int32_t finished = 0;
+  bool deadlocked = false;
+  std::vector<WaitSite> waits;
+
+  /// Every task that has not finished waits for a phase nobody can
+  /// complete any more. Called with the mutex held.
+  bool isDeadlocked() const {
+    int32_t stuck = 0;
+    for (const WaitSite &site : waits)
+      stuck += site.isStuck();
+    return stuck > 0 && stuck == size - finished;
+  }
+};
+
+struct TaskContext {
+  TaskGroup *group = nullptr;
+  int32_t task = 0;
+};
+
+TaskContext &currentTask() {
+  thread_local TaskContext context;
+  return context;
+}
+
+/// Held while a task touches barrier words; a no-op outside task groups
+/// (the program's only thread).
+std::unique_lock<std::mutex> lockBarriers() {
+  TaskGroup *group = currentTask().group;
+  return group ? std::unique_lock<std::mutex>(group->mutex)
+               : std::unique_lock<std::mutex>();
+}
+
+MBarrier *asBarrier(int64_t address) {
+  return reinterpret_cast<MBarrier *>(static_cast<uintptr_t>(address));
+}
+
+/// Completes the phase if nothing is missing. Called with the lock held.
+void maybeComplete(MBarrier *bar) {
+  if (bar->pending > 0 || bar->tx > 0)
+    return;
+  bar->phase ^= 1;
+  bar->pending = bar->expected;
+  bar->tx = 0;
+  if (TaskGroup *group = currentTask().group)
+    group->changed.notify_all();
+}
+
+/// "barrier 2 of the mbarriers allocated at line 40".
+std::string describeBarrier(int32_t allocLine, int32_t index) {
+  std::string text = index >= 0 ? llvm::formatv("barrier {0}", index).str()
+                                : std::string("a barrier");
+  if (allocLine > 0)
+    text += llvm::formatv(" of the mbarriers allocated at line {0}", allocLine)
+                .str();
+  return text;
+}
+
+/// Reports the deadlock of `group` (lock held) and releases its waiters.
+void reportDeadlock(TaskGroup *group, int32_t x, int32_t y, int32_t z) {
+  std::string text =
+      llvm::formatv("deadlock in program ({0}, {1}, {2}): no task can make "
+                    "progress;",
+                    x, y, z)
+          .str();
+  for (int32_t task = 0; task < group->size; ++task) {
+    const WaitSite &site = group->waits[task];
+    if (site.isStuck())
+      text += llvm::formatv(" task {0} waits at line {1} for phase {2} of {3};",
+                            task, site.line, site.phase,
+                            describeBarrier(site.allocLine, site.index))
+                  .str();
+  }
+  text += llvm::formatv(" {0} of {1} tasks have finished", group->finished,
+                        group->size)
+              .str();
+  if (LaunchState *launch = currentLaunch())
+    launch->fail(std::move(text));
+  group->deadlocked = true;
+  group->changed.notify_all();
+}
+} // namespace
+
+extern "C" {
+
+/// Runs tasks 0..count-1 of the calling program concurrently:
+/// trampoline(task, context, grid...) on threads of their own (task 0 on
+/// the caller's), and returns when all have finished.
+static void tpx_cpu_run_tasks(int32_t count, int64_t trampoline,
+                              int64_t context, int32_t x, int32_t y, int32_t z,
+                              int32_t nx, int32_t ny, int32_t nz) {
+  using TaskFn = void (*)(int32_t, int64_t, int32_t, int32_t, int32_t, int32_t,
+                          int32_t, int32_t);
+  auto run = reinterpret_cast<TaskFn>(static_cast<uintptr_t>(trampoline));
+  TaskGroup group;
+  group.size = count;
+  group.waits.resize(count);
+  LaunchState *launch = currentLaunch();
+  TaskContext saved = currentTask();
+  auto body = [&](int32_t task) {
+    currentLaunch() = launch;
+    currentTask() = {&group, task};
+    run(task, context, x, y, z, nx, ny, nz);
+    std::lock_guard<std::mutex> lock(group.mutex);
+    ++group.finished;
+    // The last running task finishing while others wait: nobody is left
+    // to arrive.
+    if (!group.deadlocked && group.isDeadlocked())
+      reportDeadlock(&group, x, y, z);
+  };
+  std::vector<std::thread> threads;
+  for (int32_t task = 1; task < count; ++task)
+    threads.emplace_back(body, task);
+  if (count > 0)
+    body(0);
+  for (std::thread &thread : threads)
+    thread.join();
+  currentTask() = saved;
+}
+
+static void tpx_cpu_mbarrier_init(int64_t address, int32_t count, int32_t,
+                                  int32_t, int32_t, int32_t, int32_t, int32_t) {
+  auto lock = lockBarriers();
+  *asBarrier(address) = {count, count, 0, 0};
+}
+
+static void tpx_cpu_mbarrier_arrive(int64_t address, int32_t count, int32_t,
+                                    int32_t, int32_t, int32_t, int32_t,
+                                    int32_t) {
+  auto lock = lockBarriers();
+  MBarrier *bar = asBarrier(address);
+  bar->pending -= count;
+  maybeComplete(bar);
+}
+
+/// One arrival that also expects `bytes` more transaction bytes in this
+/// phase (mbarrier.arrive.expect_tx).
+static void tpx_cpu_mbarrier_expect_tx(int64_t address, int32_t bytes, int32_t,
+                                       int32_t, int32_t, int32_t, int32_t,
+                                       int32_t) {
+  auto lock = lockBarriers();
+  MBarrier *bar = asBarrier(address);
+  bar->tx += bytes;
+  bar->pending -= 1;
+  maybeComplete(bar);
+}
+
+/// A copy tracked by the barrier has delivered `bytes`.
+static void tpx_cpu_mbarrier_complete_tx(int64_t address, int32_t bytes,
+                                         int32_t, int32_t, int32_t, int32_t,
+                                         int32_t, int32_t) {
+  auto lock = lockBarriers();
+  MBarrier *bar = asBarrier(address);
+  bar->tx -= bytes;
+  maybeComplete(bar);
+}
+
+/// Waits until the phase with parity `phase` has completed (the barrier's
+/// current parity differs from it).
+static void tpx_cpu_mbarrier_wait(int64_t address, int32_t phase, int32_t line,
+                                  int32_t allocLine, int32_t index, int32_t x,
+                                  int32_t y, int32_t z, int32_t, int32_t,
+                                  int32_t) {
+  MBarrier *bar = asBarrier(address);
+  TaskContext &self = currentTask();
+  phase &= 1;
+  if (!self.group) {
+    // The program's only thread: nothing else can arrive.
+    if (bar->phase == phase && currentLaunch())
+      currentLaunch()->fail(
+          llvm::formatv("deadlock in program ({0}, {1}, {2}): the wait at "
+                        "line {3} for phase {4} of {5} can never complete "
+                        "(no other task runs)",
+                        x, y, z, line, phase, describeBarrier(allocLine, index))
+              .str());
+    return;
+  }
+  TaskGroup *group = self.group;
+  std::unique_lock<std::mutex> lock(group->mutex);
+  if (bar->phase != phase || group->deadlocked)
+    return;
+  group->waits[self.task] = {true, bar, line, allocLine, index, phase};
+  if (group->isDeadlocked())
+    reportDeadlock(group, x, y, z);
+  group->changed.wait(lock,
+                      [&] { return bar->phase != phase || group->deadlocked; });
+  group->waits[self.task].waiting = false;
+}
+
+static int64_t tpx_cpu_clock64(int32_t, int32_t, int32_t, int32_t, int32_t,
+                               int32_t) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+} // extern "C"
+
+std::vector<RuntimeSymbol> tpx::cpu::getTaskRuntimeSymbols() {
+  return {
+      {"tpx_cpu_run_tasks", reinterpret_cast<void *>(&tpx_cpu_run_tasks)},
+      {"tpx_cpu_mbarrier_init",
+       reinterpret_cast<void *>(&tpx_cpu_mbarrier_init)},
+      {"tpx_cpu_mbarrier_arrive",
+       reinterpret_cast<void *>(&tpx_cpu_mbarrier_arrive)},
+      {"tpx_cpu_mbarrier_expect_tx",
+       reinterpret_cast<void *>(&tpx_cpu_mbarrier_expect_tx)},
+      {"tpx_cpu_mbarrier_complete_tx",
+       reinterpret_cast<void *>(&tpx_cpu_mbarrier_complete_tx)},
+      {"tpx_cpu_mbarrier_wait",
+       reinterpret_cast<void *>(&tpx_cpu_mbarrier_wait)},
+      {"tpx_cpu_clock64", reinterpret_cast<void *>(&tpx_cpu_clock64)},
+  };
+}

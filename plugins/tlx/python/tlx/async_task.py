@@ -1,0 +1,129 @@
+"""TLX warp specialization: `with tlx.async_tasks():` and its tasks."""
+
+from tpx.compiler.ir import Raw
+from tpx.language import core
+
+from ._support import EXTENSION, emit, tlx_builtin, unwrap
+
+# Hopper: 1024 threads per block, 32 warps.
+_MAX_WARPS = 32
+
+
+def _state(generator):
+    """Per-function stack of the open `async_tasks` / `async_task` scopes."""
+    return generator.__dict__.setdefault("_tlx_task_scopes", [])
+
+
+class _Region:
+    """An op with one region filled by the body of a `with`."""
+
+    def __init__(self, op_name, attrs, check):
+        self.op_name = op_name
+        self.attrs = attrs
+        self.check = check
+
+    def __tpx_enter__(self, _semantic=None, _generator=None):
+        self.check(_generator)
+        builder = _generator.builder
+        self.block = builder.new_block()
+        self.saved = builder.block
+        builder.block = self.block
+        _state(_generator).append(self)
+        return None
+
+    def __tpx_exit__(self, _semantic=None, _generator=None):
+        builder = _generator.builder
+        _state(_generator).pop()
+        builder.op("tlx.task_region_end", [], [], terminator=True)
+        builder.block = self.saved
+        _generator.module.select_pipeline_extension(EXTENSION)
+        builder.op(self.op_name, [], [], props=self.attrs or None,
+                   regions=[[self.block]])
+        if self.op_name == "tlx.async_tasks":
+            self.finish(_semantic)
+
+    def finish(self, semantic):
+        """Checks the tasks' warps against the kernel's."""
+        num_warps = getattr(getattr(semantic, "options", None), "num_warps",
+                            None) or 4
+        extra = sum(t.warps * t.replicate for t in self.tasks)
+        if num_warps + extra > _MAX_WARPS:
+            raise ValueError(
+                "tlx.async_tasks(): the tasks need %d warps beside the "
+                "kernel's %d, more than the %d a thread block can have" %
+                (extra, num_warps, _MAX_WARPS))
+        for task in self.tasks:
+            if task.start is not None and task.start < num_warps:
+                raise ValueError(
+                    "tlx.async_task(): warp_group_start_id=%d overlaps the "
+                    "default task's warps 0..%d" % (task.start,
+                                                    num_warps - 1))
+
+
+@tlx_builtin
+def async_tasks(_semantic=None, _generator=None):
+    """`with tlx.async_tasks():` opens a region of tasks that run
+    concurrently; it holds `with tlx.async_task(...):` blocks only."""
+    def check(generator):
+        if _state(generator):
+            raise ValueError("tlx.async_tasks() cannot be nested in a task")
+
+    region = _Region("tlx.async_tasks", {}, check)
+    region.tasks = []
+    return region
+
+
+@tlx_builtin
+def async_task(*args, num_warps=None, num_regs=None, replicate=1,
+               warp_group_start_id=None, registers=None, _semantic=None,
+               _generator=None):
+    """`with tlx.async_task("default"):` or `with
+    tlx.async_task(num_warps=4, num_regs=..., replicate=...,
+    warp_group_start_id=...):` inside `tlx.async_tasks()`."""
+    args = [unwrap(a) for a in args]
+    is_default = False
+    if args:
+        if args == ["default"]:
+            is_default = True
+        elif len(args) == 1 and isinstance(args[0], (list, tuple)):
+            pass    # task ids ([0], [1, 2]) name tasks; the order suffices
+        else:
+            raise ValueError("tlx.async_task() takes \"default\" or keyword "
+                             "arguments, got %r" % (args,))
+    num_warps = unwrap(num_warps)
+    num_regs = unwrap(num_regs if num_regs is not None else registers)
+    replicate = unwrap(replicate)
+    start = unwrap(warp_group_start_id)
+    attrs = {}
+    if is_default:
+        attrs["isDefault"] = Raw("unit")
+    elif num_warps is None:
+        raise ValueError("tlx.async_task() needs num_warps (or \"default\")")
+    if num_warps is not None:
+        attrs["numWarps"] = int(num_warps)
+    if num_regs is not None:
+        attrs["numRegs"] = int(num_regs)
+    if replicate != 1:
+        attrs["replicate"] = int(replicate)
+    if start is not None:
+        attrs["warpGroupStartId"] = int(start)
+
+    def check(generator):
+        scopes = _state(generator)
+        if not scopes or scopes[-1].op_name != "tlx.async_tasks":
+            raise ValueError("tlx.async_task() must be used directly inside "
+                             "`with tlx.async_tasks():`")
+        if not is_default:
+            task = type("task", (), {})()
+            task.warps, task.replicate, task.start = \
+                int(num_warps), int(replicate), start
+            scopes[-1].tasks.append(task)
+
+    return _Region("tlx.async_task", attrs, check)
+
+
+@tlx_builtin
+def async_task_replica_id(_semantic=None, _generator=None):
+    """Which copy of a replicated task is running (0 .. replicate-1)."""
+    return emit(_generator, "tlx.async_task_replica_id", [],
+                [core.int32])[0]

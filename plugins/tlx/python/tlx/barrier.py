@@ -1,0 +1,114 @@
+"""TLX mbarriers and fences."""
+
+from tpx.language import core
+
+from .types import mbarrier_type
+from ._support import constexpr_int, emit, tlx_builtin, unwrap
+
+
+def _one_barrier(bar, what):
+    bar = unwrap(bar)
+    ty = getattr(bar, "type", None)
+    if not isinstance(ty, mbarrier_type):
+        raise TypeError("%s takes a barrier (from tlx.alloc_barriers), got "
+                        "%r" % (what, bar))
+    if ty.count != 1:
+        raise TypeError("%s takes one barrier: select it with bars[i] or "
+                        "tlx.local_view(bars, i) (got %d barriers)" %
+                        (what, ty.count))
+    return bar
+
+
+def _i32(value, what, semantic):
+    value = semantic.to_tensor(unwrap(value))
+    if value.type.is_block() or not value.dtype.is_int():
+        raise TypeError("%s must be a scalar integer, got %s" %
+                        (what, value.type))
+    if value.dtype != core.int32:
+        value = semantic.cast(value, core.int32)
+    return value
+
+
+def _pred(pred, what, semantic):
+    pred = unwrap(pred)
+    if pred is None or pred is True:
+        return []
+    pred = semantic.to_tensor(pred)
+    if pred.type.is_block():
+        raise TypeError("%s: pred must be a scalar" % what)
+    if not pred.dtype.is_bool():
+        pred = semantic.cast(pred, core.int1)
+    return [pred]
+
+
+@tlx_builtin
+def alloc_barriers(num_barriers, arrive_count=1, _semantic=None,
+                   _generator=None):
+    """`num_barriers` mbarriers whose phases complete after `arrive_count`
+    arrivals (and the transaction bytes expected in the phase)."""
+    num = constexpr_int(num_barriers, "tlx.alloc_barriers() num_barriers")
+    count = constexpr_int(arrive_count, "tlx.alloc_barriers() arrive_count")
+    if num < 1 or count < 1:
+        raise ValueError("tlx.alloc_barriers() needs at least one barrier and "
+                         "an arrive_count of at least 1, got %d and %d" %
+                         (num, count))
+    return emit(_generator, "tlx.alloc_barriers", [], [mbarrier_type(num)],
+                props={"arriveCount": count})[0]
+
+
+def barrier_view(bars, index, _semantic, _generator):
+    ty = bars.type
+    raw = unwrap(index)
+    if isinstance(raw, int) and not isinstance(raw, bool) and \
+            not 0 <= raw < ty.count:
+        raise IndexError("barrier index %d is out of range for %d barriers" %
+                         (raw, ty.count))
+    index = _i32(index, "the barrier index", _semantic)
+    return emit(_generator, "tlx.barrier_view", [bars, index],
+                [mbarrier_type(1)])[0]
+
+
+@tlx_builtin
+def barrier_wait(bar, phase, pred=None, _semantic=None, _generator=None):
+    """Waits until the barrier's phase with parity `phase` has completed."""
+    bar = _one_barrier(bar, "tlx.barrier_wait()")
+    phase = _i32(phase, "tlx.barrier_wait() phase", _semantic)
+    operands = [bar, phase] + _pred(pred, "tlx.barrier_wait()", _semantic)
+    emit(_generator, "tlx.barrier_wait", operands, [])
+
+
+@tlx_builtin
+def barrier_arrive(bar, arrive_count=1, remote_cta_rank=None, _semantic=None,
+                   _generator=None):
+    """Arrives `arrive_count` times on the barrier."""
+    bar = _one_barrier(bar, "tlx.barrier_arrive()")
+    if unwrap(remote_cta_rank) is not None:
+        raise ValueError("tlx.barrier_arrive(): remote_cta_rank (clusters) is "
+                         "not supported")
+    count = constexpr_int(arrive_count, "tlx.barrier_arrive() arrive_count")
+    if count < 1:
+        raise ValueError("tlx.barrier_arrive(): arrive_count must be >= 1")
+    emit(_generator, "tlx.barrier_arrive", [bar], [], props={"count": count})
+
+
+@tlx_builtin
+def barrier_expect_bytes(bar, size, pred=None, _semantic=None,
+                         _generator=None):
+    """Arrives once on the barrier and expects `size` bytes from the async
+    copies (TMA) signalling it in the current phase."""
+    bar = _one_barrier(bar, "tlx.barrier_expect_bytes()")
+    raw = unwrap(size)
+    if isinstance(raw, int) and raw < 0:
+        raise ValueError("tlx.barrier_expect_bytes(): size must be >= 0, got "
+                         "%d" % raw)
+    size = _i32(size, "tlx.barrier_expect_bytes() size", _semantic)
+    operands = [bar, size] + _pred(pred, "tlx.barrier_expect_bytes()",
+                                   _semantic)
+    emit(_generator, "tlx.barrier_expect_bytes", operands, [])
+
+
+@tlx_builtin
+def fence_async_shared(_semantic=None, _generator=None):
+    """Orders earlier shared-memory writes before later async-proxy reads
+    (wgmma, TMA stores)."""
+    emit(_generator, "tlx.fence_async_shared", [], [])

@@ -1,0 +1,110 @@
+"""A warp-specialized, persistent GEMM with TLX: C = A @ B.
+
+A producer task (one warp) copies A and B tiles with TMA (tensor
+descriptors) into NUM_STAGES buffers; the consumer (the default task)
+multiplies them. Two barriers per buffer hand it over:
+
+- `full[s]`: the producer expects the tile's bytes on it before the copies;
+  the consumer waits for it before the dot;
+- `empty[s]`: the consumer arrives on it after the dot retired; the producer
+  waits for it before refilling the buffer (its first round passes: a fresh
+  barrier's phase of parity 1 counts as complete).
+
+Both tasks walk the same tiles (persistent over `NUM_PROGRAMS` programs)
+and the same global K-step counter, from which each derives the buffer and
+the phase parity it waits for.
+"""
+
+import tpx as triton
+import tpx.language as tl
+import tpx.language.extra.tlx as tlx
+from tpx.tools.tensor_descriptor import TensorDescriptor
+
+from ._host import empty, strides
+
+
+@triton.jit
+def matmul_kernel_tma_ws(a_desc, b_desc, c_ptr, M, N, K, stride_cm,
+                         stride_cn, BLOCK_SIZE_M: tl.constexpr,
+                         BLOCK_SIZE_N: tl.constexpr,
+                         BLOCK_SIZE_K: tl.constexpr,
+                         NUM_STAGES: tl.constexpr,
+                         NUM_PROGRAMS: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    num_tiles = tl.cdiv(M, BLOCK_SIZE_M) * num_pid_n
+    k_tiles = tl.cdiv(K, BLOCK_SIZE_K)
+    buffers_a = tlx.local_alloc((BLOCK_SIZE_M, BLOCK_SIZE_K),
+                                tlx.dtype_of(a_desc), NUM_STAGES)
+    buffers_b = tlx.local_alloc((BLOCK_SIZE_K, BLOCK_SIZE_N),
+                                tlx.dtype_of(b_desc), NUM_STAGES)
+    full = tlx.alloc_barriers(NUM_STAGES, arrive_count=1)
+    empty_bars = tlx.alloc_barriers(NUM_STAGES, arrive_count=1)
+    tile_bytes = (BLOCK_SIZE_M * BLOCK_SIZE_K + BLOCK_SIZE_K * BLOCK_SIZE_N) \
+        * tlx.size_of(tlx.dtype_of(a_desc))
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            step = 0
+            for tile in range(pid, num_tiles, NUM_PROGRAMS):
+                pid_m = tile // num_pid_n
+                pid_n = tile % num_pid_n
+                acc = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+                for k in range(0, k_tiles):
+                    s = step % NUM_STAGES
+                    tlx.barrier_wait(full[s], (step // NUM_STAGES) & 1)
+                    acc = tlx.async_dot(buffers_a[s], buffers_b[s], acc)
+                    acc = tlx.async_dot_wait(0, acc)
+                    tlx.barrier_arrive(empty_bars[s])
+                    step += 1
+                offs_m = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+                offs_n = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+                c_ptrs = c_ptr + stride_cm * offs_m[:, None] + \
+                    stride_cn * offs_n[None, :]
+                mask = (offs_m[:, None] < M) & (offs_n[None, :] < N)
+                tl.store(c_ptrs, acc.to(tlx.dtype_of(c_ptr)), mask=mask)
+        with tlx.async_task(num_warps=1, num_regs=40):
+            step = 0
+            for tile in range(pid, num_tiles, NUM_PROGRAMS):
+                pid_m = tile // num_pid_n
+                pid_n = tile % num_pid_n
+                for k in range(0, k_tiles):
+                    s = step % NUM_STAGES
+                    tlx.barrier_wait(empty_bars[s],
+                                     ((step // NUM_STAGES) & 1) ^ 1)
+                    tlx.barrier_expect_bytes(full[s], tile_bytes)
+                    tlx.async_descriptor_load(
+                        a_desc, buffers_a[s],
+                        [pid_m * BLOCK_SIZE_M, k * BLOCK_SIZE_K], full[s])
+                    tlx.async_descriptor_load(
+                        b_desc, buffers_b[s],
+                        [k * BLOCK_SIZE_K, pid_n * BLOCK_SIZE_N], full[s])
+                    step += 1
+
+
+HOPPER_CONFIG = dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=64,
+                     NUM_STAGES=3, NUM_PROGRAMS=132, num_warps=8)
+CPU_CONFIG = dict(BLOCK_SIZE_M=32, BLOCK_SIZE_N=32, BLOCK_SIZE_K=32,
+                  NUM_STAGES=2, NUM_PROGRAMS=4, num_warps=4)
+
+
+def matmul(a, b, config=None):
+    """a (M, K) @ b (K, N) -> c (M, N) in a's dtype (both row-major)."""
+    if a.shape[1] != b.shape[0]:
+        raise ValueError("incompatible shapes %s and %s" %
+                         (tuple(a.shape), tuple(b.shape)))
+    M, K = a.shape
+    N = b.shape[1]
+    c = empty((M, N), a)
+    if config is None:
+        from ._host import is_torch
+        config = HOPPER_CONFIG if is_torch(a) and a.is_cuda else CPU_CONFIG
+    a_desc = TensorDescriptor.from_tensor(
+        a, [config["BLOCK_SIZE_M"], config["BLOCK_SIZE_K"]])
+    b_desc = TensorDescriptor.from_tensor(
+        b, [config["BLOCK_SIZE_K"], config["BLOCK_SIZE_N"]])
+    tiles = triton.cdiv(M, config["BLOCK_SIZE_M"]) * \
+        triton.cdiv(N, config["BLOCK_SIZE_N"])
+    grid = (min(config["NUM_PROGRAMS"], tiles),)
+    matmul_kernel_tma_ws[grid](a_desc, b_desc, c, M, N, K, *strides(c),
+                               **config)
+    return c
