@@ -98,3 +98,11 @@ tt.func @dot_on_slice() {
   %d = tlx.async_dot %a, %b, %acc : !tlx.buffer<64x16xf16>, !tlx.buffer<16x32xf16> -> tensor<64x32xf32>
   tt.return
 }
+
+// -----
+
+tt.func @mbarriers() {
+  // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: 'tlx.alloc_barriers' is not lowered for NVIDIA GPUs yet: the SIMT path has no lowering of this op
+  %b = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<2>
+  tt.return
+}

@@ -160,3 +160,23 @@ tt.func @slice(%p: tensor<64x64x!tt.ptr<f16>>) -> tensor<64x32xf16> {
   %v = tlx.local_load %s : !tlx.buffer<64x32xf16> -> tensor<64x32xf16>
   tt.return %v : tensor<64x32xf16>
 }
+
+// -----
+
+// TLX's own fence is the proxy fence; it also fences the store for the dot.
+// CHECK-LABEL: tt.func @user_fence
+// CHECK: tpxgpu.local_store
+// CHECK-NEXT: tpxgpu.fence_async_shared
+// CHECK-NEXT: tpxgpu.barrier
+// CHECK-NEXT: tpxgpu.warp_group_dot
+tt.func @user_fence(%a: tensor<64x16xf16>, %b: tensor<16x32xf16>) -> tensor<64x32xf32> {
+  %c0 = arith.constant 0 : i32
+  %bufs = tlx.local_alloc : !tlx.buffer<1x16x32xf16>
+  %bv = tlx.local_view %bufs[%c0] : !tlx.buffer<1x16x32xf16> -> !tlx.buffer<16x32xf16>
+  %acc = arith.constant dense<0.0> : tensor<64x32xf32>
+  tlx.local_store %bv, %b : !tlx.buffer<16x32xf16>, tensor<16x32xf16>
+  tlx.fence_async_shared
+  %d = tlx.async_dot %a, %bv, %acc : tensor<64x16xf16>, !tlx.buffer<16x32xf16> -> tensor<64x32xf32>
+  %r = tlx.async_dot_wait 0, %d : tensor<64x32xf32>
+  tt.return %r : tensor<64x32xf32>
+}

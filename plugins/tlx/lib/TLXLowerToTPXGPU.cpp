@@ -20,6 +20,7 @@
 //   async_wait_group   tpxgpu.async_wait, then fence + barrier
 //   async_dot          tpxgpu.warp_group_dot ... async (wgmma on the buffers)
 //   async_dot_wait     tpxgpu.warp_group_dot_wait (wgmma.wait_group)
+//   fence_async_shared tpxgpu.fence_async_shared
 //
 // Shared-memory hazards between threads are the compiler's in TLX; see
 // placeBarriers below.
@@ -69,6 +70,11 @@ static LocalAllocOp getAllocation(Value buffer) {
 }
 
 std::string tpx::tlx::getUnsupportedReason(Operation *op) {
+  if (!isa<LocalAllocOp, LocalViewOp, LocalSliceOp, LocalLoadOp, LocalStoreOp,
+           AsyncLoadOp, AsyncCommitGroupOp, AsyncWaitGroupOp, AsyncDotOp,
+           AsyncDotWaitOp, FenceAsyncSharedOp>(op))
+    return "the SIMT path has no lowering of this op (mbarriers, TMA, "
+           "tasks and the rest of TLX's synchronization are the CPU's only)";
   if (auto alloc = dyn_cast<LocalAllocOp>(op))
     return alloc.getReuse() ? "a local_alloc with `reuse` (buffers aliasing "
                               "another allocation)"
@@ -281,6 +287,10 @@ private:
   LogicalResult lower(AsyncWaitGroupOp op, OpBuilder &b);
   LogicalResult lower(AsyncDotOp op, OpBuilder &b);
   LogicalResult lower(AsyncDotWaitOp op, OpBuilder &b);
+  LogicalResult lower(FenceAsyncSharedOp op, OpBuilder &b) {
+    tg::FenceAsyncSharedOp::create(b, op.getLoc());
+    return success();
+  }
 
   SmallVector<Value> mapTokens(ValueRange tokens) {
     SmallVector<Value> mapped;
@@ -556,7 +566,8 @@ LogicalResult Lowering::run(Operation *root) {
         llvm::TypeSwitch<Operation *, LogicalResult>(op)
             .Case<LocalAllocOp, LocalViewOp, LocalSliceOp, LocalLoadOp,
                   LocalStoreOp, AsyncLoadOp, AsyncCommitGroupOp,
-                  AsyncWaitGroupOp, AsyncDotOp, AsyncDotWaitOp>(
+                  AsyncWaitGroupOp, AsyncDotOp, AsyncDotWaitOp,
+                  FenceAsyncSharedOp>(
                 [&](auto tlxOp) { return lower(tlxOp, b); })
             .Default([](Operation *other) {
               return other->emitError("tlx-lower-to-tpxgpu: '")
