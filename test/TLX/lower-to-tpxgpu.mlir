@@ -167,7 +167,8 @@ tt.func @slice(%p: tensor<64x64x!tt.ptr<f16>>) -> tensor<64x32xf16> {
 // CHECK-LABEL: tt.func @user_fence
 // CHECK: tpxgpu.local_store
 // CHECK-NEXT: tpxgpu.fence_async_shared
-// CHECK-NEXT: tpxgpu.barrier
+// CHECK-NOT: tpxgpu.fence_async_shared
+// CHECK: tpxgpu.barrier
 // CHECK-NEXT: tpxgpu.warp_group_dot
 tt.func @user_fence(%a: tensor<64x16xf16>, %b: tensor<16x32xf16>) -> tensor<64x32xf32> {
   %c0 = arith.constant 0 : i32

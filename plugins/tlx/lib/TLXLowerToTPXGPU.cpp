@@ -70,11 +70,6 @@ static LocalAllocOp getAllocation(Value buffer) {
 }
 
 std::string tpx::tlx::getUnsupportedReason(Operation *op) {
-  if (!isa<LocalAllocOp, LocalViewOp, LocalSliceOp, LocalLoadOp, LocalStoreOp,
-           AsyncLoadOp, AsyncCommitGroupOp, AsyncWaitGroupOp, AsyncDotOp,
-           AsyncDotWaitOp, FenceAsyncSharedOp>(op))
-    return "the SIMT path has no lowering of this op (mbarriers, TMA, "
-           "tasks and the rest of TLX's synchronization are the CPU's only)";
   if (auto alloc = dyn_cast<LocalAllocOp>(op))
     return alloc.getReuse() ? "a local_alloc with `reuse` (buffers aliasing "
                               "another allocation)"
@@ -84,6 +79,11 @@ std::string tpx::tlx::getUnsupportedReason(Operation *op) {
            "yet)";
   if (isa<LocalReinterpretOp>(op))
     return "a reinterpreted buffer view";
+  if (!isa<LocalAllocOp, LocalViewOp, LocalSliceOp, LocalLoadOp, LocalStoreOp,
+           AsyncLoadOp, AsyncCommitGroupOp, AsyncWaitGroupOp, AsyncDotOp,
+           AsyncDotWaitOp, FenceAsyncSharedOp>(op))
+    return "the SIMT path has no lowering of this op (mbarriers, TMA, "
+           "tasks and the rest of TLX's synchronization are the CPU's only)";
   if (auto load = dyn_cast<AsyncLoadOp>(op)) {
     if (Value other = load.getOther()) {
       Value placed = other;
