@@ -32,3 +32,15 @@ config.substitutions.append(("%tpx_build", config.tpx_obj_root))
 # ptxas and libdevice: tests of the sm_90a ptx/cubin stages need them.
 if config.have_cuda_toolkit:
     config.available_features.add("cuda-toolkit")
+    # The toolkit's own tools, for tests that look at what ptxas made:
+    # %ptxas always, cuobjdump (SASS) where the toolkit has it.
+    import shutil
+    cuda_bin = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin")
+    search = os.pathsep.join([cuda_bin, os.environ.get("PATH", "")])
+    ptxas = shutil.which("ptxas", path=search)
+    if ptxas:
+        config.substitutions.append(("%ptxas", ptxas))
+    cuobjdump = shutil.which("cuobjdump", path=search)
+    if cuobjdump:
+        config.available_features.add("cuobjdump")
+        config.substitutions.append(("%cuobjdump", cuobjdump))

@@ -1,12 +1,15 @@
 """TLX (the bundled plugin, tpx.language.extra.tlx) from Python.
 
 TLX kernels run on the CPU: buffers on each program's stack, async copies
-and dots complete at their issue (so at their wait, as TLX requires).
+and dots complete at their issue (so at their wait, as TLX requires). On
+sm_90a they compile to the SIMT path (no GPU here: the test checks what
+was compiled).
 These tests check values against numpy, the front end's and the dialect's
 diagnostics, and that the plugin is found and selected by itself.
 """
 
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -494,10 +497,33 @@ def test_a_scoped_pipeline_keeps_the_tlx_lowering():
     np.testing.assert_array_equal(out, x)
 
 
-def test_no_gpu_lowering_yet_is_a_clear_error():
-    text = h.ttir(masked_copy_kernel, np.zeros(16, np.float32),
-                  np.zeros(16, np.float32), 16, BLOCK=16, OTHER=False)
+def _have_ptxas():
+    cuda = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+    return os.path.exists(os.path.join(cuda, "bin", "ptxas")) or \
+        shutil.which("ptxas") is not None
+
+
+@pytest.mark.skipif(not _have_ptxas(), reason="no CUDA toolkit (ptxas)")
+def test_the_gemm_compiles_for_sm_90a_on_the_simt_path(tmp_path):
+    # The `tlx` extension lowers TLX on NVIDIA's SIMT path
+    # (tlx-lower-to-tpxgpu): the whole block runs the program, the buffers
+    # are the kernel's shared memory, copies are cp.async and the dots
+    # async wgmma.
+    a = np.zeros((256, 256), np.float16)
+    config = dict(gemm_pipelined.HOPPER_CONFIG)
+    num_warps = config.pop("num_warps")
+    text = h.ttir(gemm_pipelined.matmul_kernel_pipelined, a, a, a, 256, 256,
+                  256, 256, 1, 256, 1, 256, 1, **config)
     from tpx.compiler.compiler import compile_ttir
-    with pytest.raises(CompilationError) as info:
-        compile_ttir(text, "sm_90a", 4, 3)
-    assert "TLX has no lowering for target 'sm_90a' yet" in str(info.value)
+    kernel = compile_ttir(text, "sm_90a", num_warps, config["NUM_STAGES"],
+                          dump_dir=tmp_path, no_cache=True)
+    assert kernel.metadata.block_threads == num_warps * 32
+    # Three 128x64 and three 64x256 fp16 buffers.
+    assert kernel.metadata.shared_memory == 3 * (128 * 64 + 64 * 256) * 2
+    ttgir = (tmp_path / "matmul_kernel_pipelined.ttgir.mlir").read_text()
+    assert 'tpxgpu.codegen = "simt"' in ttgir
+    assert "tpxgpu.warp_group_dot" in ttgir and " async " in ttgir
+    assert "tpxgpu.async_copy_global_to_local" in ttgir
+    assert "tlx." not in ttgir
+    ptx = (tmp_path / "matmul_kernel_pipelined.ptx").read_text()
+    assert "wgmma.mma_async" in ptx and "mma.sync" not in ptx

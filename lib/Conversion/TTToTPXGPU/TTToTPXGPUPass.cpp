@@ -12,6 +12,7 @@
 #include "tpx/Analysis/AxisInfo.h"
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
 
+#include "tpx/Dialect/TPXGPU/IR/SIMTLoweringInterface.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
 
@@ -85,6 +86,7 @@ private:
   void processElementwise(Operation *op);
   void processMemoryAccess(Operation *op);
   void placeAllDefault(Operation *op);
+  void bracketPluginOp(Operation *op);
 
   Attribute getDefaultLayout(RankedTensorType type) const {
     return getDefaultBlockedLayout(context, type.getShape(),
@@ -285,6 +287,11 @@ LogicalResult LayoutAssigner::processOp(Operation *op) {
           return failure();
     return success();
   }
+  if (!isKnownDialect(op) && op->getNumRegions() == 0 &&
+      getSIMTLoweringInterface(op)) {
+    bracketPluginOp(op);
+    return success();
+  }
   // tt.map_elementwise's body works on scalars; it is placed like any
   // elementwise op.
   if (!isKnownDialect(op) ||
@@ -361,6 +368,37 @@ void LayoutAssigner::processMemoryAccess(Operation *op) {
   for (Value result : op->getResults())
     if (isa<RankedTensorType>(result.getType()))
       result.setType(withLayout(result.getType(), layout));
+}
+
+/// An op of a dialect that lowers itself on the SIMT path after this pass
+/// (SIMTLoweringInterface.h) keeps its unencoded tensor types, which its
+/// verifiers know: each tensor operand is cast from the layout its producer
+/// has, each tensor result to its default layout for its users. The
+/// dialect's pass replaces the op and both casts.
+void LayoutAssigner::bracketPluginOp(Operation *op) {
+  OpBuilder builder(op);
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto tensor = dyn_cast<RankedTensorType>(operand.get().getType());
+    if (!tensor || !tensor.getEncoding())
+      continue;
+    auto plain =
+        RankedTensorType::get(tensor.getShape(), tensor.getElementType());
+    operand.set(UnrealizedConversionCastOp::create(builder, op->getLoc(),
+                                                   TypeRange{plain},
+                                                   ValueRange{operand.get()})
+                    .getResult(0));
+  }
+  builder.setInsertionPointAfter(op);
+  for (Value result : op->getResults()) {
+    auto tensor = dyn_cast<RankedTensorType>(result.getType());
+    if (!tensor)
+      continue;
+    auto placed = UnrealizedConversionCastOp::create(
+        builder, op->getLoc(),
+        TypeRange{withLayout(tensor, getDefaultLayout(tensor))},
+        ValueRange{result});
+    result.replaceAllUsesExcept(placed.getResult(0), placed);
+  }
 }
 
 void LayoutAssigner::placeAllDefault(Operation *op) {

@@ -279,3 +279,10 @@ struct UseWarpGroupDotsPass
   }
 };
 } // namespace
+
+NvidiaMmaEncodingAttr
+tpx::tpxgpu::chooseWarpGroupDotLayout(MLIRContext *context, int64_t m,
+                                      int64_t n, int64_t instrK,
+                                      unsigned numWarps) {
+  return chooseLayout(context, m, n, instrK, numWarps);
+}

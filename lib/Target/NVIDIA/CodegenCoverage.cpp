@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tpx/Conversion/TTToTPXGPU/WarpGroupDots.h"
+#include "tpx/Dialect/TPXGPU/IR/SIMTLoweringInterface.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Target/NVIDIA/NVIDIATarget.h"
 
@@ -136,8 +137,15 @@ static std::string checkFp8Values(Operation *op, unsigned numWarps) {
 
 /// Why `op` keeps a kernel off the SIMT path; empty if it does not.
 static std::string checkOp(Operation *op, unsigned numWarps) {
+  // A plugin dialect whose own pass lowers its ops on the SIMT path
+  // (SIMTLoweringInterface.h) answers for its ops and their types.
+  const tpxgpu::SIMTLoweringDialectInterface *plugin =
+      tpxgpu::getSIMTLoweringInterface(op);
   for (Type type :
        llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes())) {
+    if (type.getDialect()
+            .getRegisteredInterface<tpxgpu::SIMTLoweringDialectInterface>())
+      continue;
     if (std::string why = checkType(type); !why.empty())
       return why;
     if (std::string why = checkRegisterBudget(type, numWarps); !why.empty())
@@ -148,6 +156,8 @@ static std::string checkOp(Operation *op, unsigned numWarps) {
   if (isa<arith::ArithDialect, math::MathDialect, scf::SCFDialect,
           cf::ControlFlowDialect>(op->getDialect()))
     return "";
+  if (plugin)
+    return plugin->getUncoveredReason(op);
   if (auto dot = dyn_cast<tt::DotOp>(op); dot && dot.getType().getRank() != 2)
     return "batched (3-D) dots";
   if (isa<tt::FuncOp, tt::ReturnOp, tt::CallOp, tt::GetProgramIdOp,

@@ -1,19 +1,25 @@
 //===- TLXPlugin.cpp - TLX's plugin entry point ---------------------------===//
 //
 // TLX is loaded like any third-party plugin: this table is all tpx knows of
-// it. It provides the `tlx` dialect, the lowering pass `tlx-lower-to-tt`
-// and the pipeline extension `tlx`, which the Python module selects for
-// every kernel that uses a TLX op (docs/tlx.md).
+// it. It provides the `tlx` dialect, the lowering passes `tlx-lower-to-tt`
+// (a program as one thread: the CPU) and `tlx-lower-to-tpxgpu` (NVIDIA's
+// SIMT path, sm_90a) and the pipeline extension `tlx`, which the Python
+// module selects for every kernel that uses a TLX op (docs/tlx.md).
 //
 //===----------------------------------------------------------------------===//
 #include "TLX/TLXDialect.h"
+#include "TLXLowerToTPXGPU.h"
 #include "TLXLowerToTT.h"
 
+#include "tpx/Dialect/TPXGPU/IR/SIMTLoweringInterface.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Plugin/PluginSupport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <iterator>
 
 using namespace tpx::plugin;
 
@@ -34,9 +40,43 @@ static TpxStatus runResolveFunctionAddresses(MlirOperation root,
   return TPX_SUCCESS;
 }
 
+static TpxStatus runLowerToTPXGPU(MlirOperation root, const TpxOptionValues *,
+                                  void *, TpxReporter *reporter) {
+  auto module = llvm::dyn_cast<mlir::ModuleOp>(unwrap(root));
+  if (!module)
+    return fail(reporter, "tlx-lower-to-tpxgpu runs on a builtin.module");
+  if (mlir::failed(tpx::tlx::lowerToTPXGPU(module)))
+    return fail(reporter, "tlx-lower-to-tpxgpu failed (see the diagnostics "
+                          "above)");
+  return TPX_SUCCESS;
+}
+
+namespace {
+/// The SIMT path takes TLX kernels: tlx-lower-to-tpxgpu (which the `tlx`
+/// extension puts right after convert-tt-to-tpxgpu) lowers every tlx op,
+/// and what it does not lower yet is an error naming the op there rather
+/// than a silent fall back to the one-thread path.
+struct TLXSIMTLowering : tpx::tpxgpu::SIMTLoweringDialectInterface {
+  using SIMTLoweringDialectInterface::SIMTLoweringDialectInterface;
+  std::string getUncoveredReason(mlir::Operation *) const override {
+    return "";
+  }
+};
+} // namespace
+
+static TpxStatus registerTLX(MlirDialectRegistry registry, void *,
+                             TpxReporter *) {
+  mlir::DialectRegistry &r = *unwrap(registry);
+  r.insert<tpx::tlx::TLXDialect>();
+  r.addExtension(+[](mlir::MLIRContext *, tpx::tlx::TLXDialect *dialect) {
+    dialect->addInterfaces<TLXSIMTLowering>();
+  });
+  return TPX_SUCCESS;
+}
+
 static const TpxDialectInfo kDialects[] = {{
     "tlx",
-    insertDialects<tpx::tlx::TLXDialect>,
+    registerTLX,
     nullptr,
 }};
 
@@ -64,6 +104,18 @@ static const TpxPassInfo kPasses[] = {
         runResolveFunctionAddresses,
         nullptr,
         dependOn<mlir::LLVM::LLVMDialect>,
+    },
+    {
+        "tlx-lower-to-tpxgpu",
+        "Lower TLX ops to tpxgpu ops for NVIDIA GPUs with wgmma (sm_90a), "
+        "after convert-tt-to-tpxgpu: buffers in shared memory, cp.async "
+        "copies, async wgmma dots, and the barriers between threads",
+        /*anchorOp=*/"builtin.module",
+        /*options=*/nullptr,
+        0,
+        runLowerToTPXGPU,
+        nullptr,
+        dependOn<tpx::tpxgpu::TPXGPUDialect, mlir::arith::ArithDialect>,
     }};
 
 /// The `tlx` extension: where each target lowers TLX.
@@ -77,9 +129,16 @@ static TpxStatus applyTLX(const TpxPipelineEditor *editor, void *,
     return editor->insertAfter(editor->opaque, "llir", "convert-func-to-llvm",
                                "tlx-cpu-resolve-function-addresses");
   }
+  // NVIDIA: the SIMT pipeline, once tensors have layouts. The edit fails on
+  // the one-thread pipeline, which therefore has no TLX lowering: a TLX
+  // kernel that another op keeps off the SIMT path is an error there.
+  if (target.starts_with("sm_"))
+    return editor->insertAfter(editor->opaque, "ttgir", "convert-tt-to-tpxgpu",
+                               "tlx-lower-to-tpxgpu");
   return fail(reporter, "TLX has no lowering for target '" + target +
                             "' yet; TLX kernels compile for the CPU target "
-                            "(--target cpu) (docs/tlx.md)");
+                            "(--target cpu) and NVIDIA's sm_90a "
+                            "(docs/tlx.md)");
 }
 
 static const TpxPipelineExtensionInfo kExtensions[] = {{
@@ -92,7 +151,7 @@ static const TpxPipelineExtensionInfo kExtensions[] = {{
 static const TpxPluginInfo kInfo = {
     TPX_PLUGIN_INFO_HEADER("tlx", "0.1"),
     kPasses,
-    2,
+    std::size(kPasses),
     kDialects,
     1,
     nullptr,

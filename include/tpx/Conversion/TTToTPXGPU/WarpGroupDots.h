@@ -8,6 +8,7 @@
 #ifndef TPX_CONVERSION_TTTOTPXGPU_WARPGROUPDOTS_H
 #define TPX_CONVERSION_TTTOTPXGPU_WARPGROUPDOTS_H
 
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
 
 namespace tpx::tpxgpu {
@@ -25,6 +26,16 @@ int64_t getWarpGroupDotInstrK(mlir::Type a, mlir::Type b, mlir::Type acc,
 /// (f16/bf16 dots also need the mma.sync layout convert-tt-to-tpxgpu gives
 /// them, which this does not check.)
 bool canUseWarpGroupDot(tt::DotOp dot, unsigned numWarps);
+
+/// The version-3 (wgmma) accumulator layout tpxgpu-use-wgmma gives an MxN
+/// dot whose instruction K is `instrK` on `numWarps` warps, or null when
+/// whole warp groups cannot cover the tile (for passes that make
+/// warp_group_dot themselves, such as a plugin's lowering of its async
+/// dots).
+NvidiaMmaEncodingAttr chooseWarpGroupDotLayout(mlir::MLIRContext *context,
+                                               int64_t m, int64_t n,
+                                               int64_t instrK,
+                                               unsigned numWarps);
 
 } // namespace tpx::tpxgpu
 

@@ -1,5 +1,6 @@
 //===- TPXGPUDialect.cpp - the tpxgpu dialect -----------------------------===//
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
+#include "tpx/Dialect/TPXGPU/IR/SIMTLoweringInterface.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -12,6 +13,10 @@ using namespace mlir;
 using namespace tpx::tpxgpu;
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.cpp.inc"
+
+// Defined once, in the core library, so that plugins and the core agree on
+// the interface's identity.
+MLIR_DEFINE_EXPLICIT_TYPE_ID(tpx::tpxgpu::SIMTLoweringDialectInterface)
 
 namespace {
 /// Layouts print as `#blocked`, `#mma`, `#shared` ... aliases so that long

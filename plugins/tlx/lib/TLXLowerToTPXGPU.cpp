@@ -1,0 +1,890 @@
+//===- TLXLowerToTPXGPU.cpp - tlx-lower-to-tpxgpu: TLX on sm_90a ----------===//
+//
+// TLX on an NVIDIA GPU with wgmma, as tpxgpu ops. The pass runs right after
+// convert-tt-to-tpxgpu, which has given every tensor a layout and left the
+// tlx ops with their unencoded tensor types, each tensor bracketed by an
+// unrealized cast (SIMTLoweringInterface.h): an operand is cast from its
+// producer's layout, a result to its default layout. Placing the tlx ops
+// after layout assignment lets this pass build tpxgpu ops that verify at
+// once (their tensors need layouts), in the layouts the rest of the kernel
+// has: async copies take the coalesced layout of their pointers, loads the
+// default one of their results, and async dots get the same version-3 MMA
+// layout tpxgpu-use-wgmma gives a tt.dot.
+//
+//   local_alloc        tpxgpu.local_alloc (mutable; layout from the uses)
+//   local_view         tpxgpu.memdesc_index
+//   local_slice        tpxgpu.memdesc_subview (static offsets)
+//   local_load/store   tpxgpu.local_load / local_store
+//   async_load         tpxgpu.async_copy_global_to_local (cp.async)
+//   async_commit_group tpxgpu.async_commit_group
+//   async_wait_group   tpxgpu.async_wait, then fence + barrier
+//   async_dot          tpxgpu.warp_group_dot ... async (wgmma on the buffers)
+//   async_dot_wait     tpxgpu.warp_group_dot_wait (wgmma.wait_group)
+//   fence_async_shared tpxgpu.fence_async_shared
+//
+// Shared-memory hazards between threads are the compiler's in TLX; see
+// placeBarriers below.
+//
+//===----------------------------------------------------------------------===//
+#include "TLXLowerToTPXGPU.h"
+
+#include "TLX/TLXDialect.h"
+
+#include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
+#include "tpx/Conversion/TTToTPXGPU/WarpGroupDots.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUTypes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace tpx;
+using namespace tpx::tlx;
+namespace tg = tpx::tpxgpu;
+
+namespace {
+/// wgmma's instruction K for 16-bit operands.
+constexpr int64_t kInstrK = 16;
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// What is lowered
+//===----------------------------------------------------------------------===//
+
+static bool isTLXType(Type type) {
+  return isa<BufferType, AsyncTokenType>(type);
+}
+
+/// The allocation whose buffer `buffer` is (through local_view only), or
+/// null (a slice, a view of another kind).
+static LocalAllocOp getAllocation(Value buffer) {
+  while (auto view = buffer.getDefiningOp<LocalViewOp>())
+    buffer = view.getBuffers();
+  return buffer.getDefiningOp<LocalAllocOp>();
+}
+
+std::string tpx::tlx::getUnsupportedReason(Operation *op) {
+  if (auto alloc = dyn_cast<LocalAllocOp>(op))
+    return alloc.getReuse() ? "a local_alloc with `reuse` (buffers aliasing "
+                              "another allocation)"
+                            : "";
+  if (isa<LocalTransOp>(op))
+    return "a transposed buffer view (tpxgpu has no transposed memdesc view "
+           "yet)";
+  if (isa<LocalReinterpretOp>(op))
+    return "a reinterpreted buffer view";
+  if (!isa<LocalAllocOp, LocalViewOp, LocalSliceOp, LocalLoadOp, LocalStoreOp,
+           AsyncLoadOp, AsyncCommitGroupOp, AsyncWaitGroupOp, AsyncDotOp,
+           AsyncDotWaitOp, FenceAsyncSharedOp>(op))
+    return "the SIMT path has no lowering of this op (mbarriers, TMA, "
+           "tasks and the rest of TLX's synchronization are the CPU's only)";
+  if (auto load = dyn_cast<AsyncLoadOp>(op)) {
+    if (Value other = load.getOther()) {
+      Value placed = other;
+      if (auto cast = other.getDefiningOp<UnrealizedConversionCastOp>())
+        placed = cast.getOperand(0);
+      while (auto convert = placed.getDefiningOp<tg::ConvertLayoutOp>())
+        placed = convert.getSrc();
+      if (!tt::isZeroConstant(placed))
+        return "an async_load with a non-zero `other` (cp.async fills "
+               "masked-off elements with zeros only)";
+    }
+    return "";
+  }
+  if (auto dot = dyn_cast<AsyncDotOp>(op)) {
+    if (!isa<BufferType>(dot.getB().getType()))
+      return "an async_dot whose B is a tensor (wgmma reads B from shared "
+             "memory: store it into a buffer)";
+    auto bType = cast<BufferType>(dot.getB().getType());
+    Type element = bType.getElementType();
+    auto acc = cast<RankedTensorType>(dot.getC().getType());
+    if (!(element.isF16() || element.isBF16()) || !acc.getElementType().isF32())
+      return "an async_dot of these element types (wgmma is lowered for "
+             "f16 and bf16 operands with an f32 accumulator)";
+    if (bType.getShape()[0] % kInstrK != 0)
+      return "an async_dot whose K is not a multiple of 16";
+    // wgmma's descriptors address whole tiles of one allocation.
+    for (Value operand : {dot.getA(), dot.getB()})
+      if (isa<BufferType>(operand.getType()) && !getAllocation(operand))
+        return "an async_dot on a buffer slice (wgmma reads whole buffers)";
+    return "";
+  }
+  return "";
+}
+
+/// Reports the first op the pass cannot lower, naming it.
+static LogicalResult checkSupported(ModuleOp module) {
+  WalkResult result = module.walk([&](Operation *op) {
+    if (isa<TLXDialect>(op->getDialect())) {
+      std::string why = getUnsupportedReason(op);
+      if (!why.empty()) {
+        op->emitError("tlx-lower-to-tpxgpu: '")
+            << op->getName() << "' is not lowered for NVIDIA GPUs yet: " << why;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    }
+    // Buffers and tokens live only between tlx ops: through loops, ifs or
+    // calls their views would need memdesc types there too.
+    for (Type type : op->getResultTypes())
+      if (isTLXType(type)) {
+        op->emitError("tlx-lower-to-tpxgpu: TLX buffers and tokens carried "
+                      "by '")
+            << op->getName() << "' are not lowered for NVIDIA GPUs yet";
+        return WalkResult::interrupt();
+      }
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument argument : block.getArguments())
+          if (isTLXType(argument.getType())) {
+            op->emitError("tlx-lower-to-tpxgpu: TLX buffers and tokens "
+                          "carried by '")
+                << op->getName() << "' are not lowered for NVIDIA GPUs yet";
+            return WalkResult::interrupt();
+          }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// Shared layouts
+//===----------------------------------------------------------------------===//
+
+/// The widest hardware swizzle (128, 64 or 32 bytes) within a contiguous
+/// extent of `bytes`; 0 when even 32 bytes is too wide.
+static unsigned chooseSwizzle(int64_t bytes) {
+  for (unsigned swizzle : {128u, 64u, 32u})
+    if (bytes >= swizzle)
+      return swizzle;
+  return 0;
+}
+
+/// The wgmma accumulator layout of `dot`, or null.
+static tg::NvidiaMmaEncodingAttr getDotLayout(AsyncDotOp dot,
+                                              unsigned numWarps) {
+  auto acc = cast<RankedTensorType>(dot.getC().getType());
+  return tg::chooseWarpGroupDotLayout(dot.getContext(), acc.getShape()[0],
+                                      acc.getShape()[1], kInstrK, numWarps);
+}
+
+/// The shared layout of every allocation, from how its buffers are used.
+/// wgmma reads its operands through matrix descriptors over the
+/// nvmma_shared swizzles, with A K-major: an A buffer (MxK, K contiguous)
+/// gets the widest swizzle K allows, a B buffer (KxN, N contiguous, which
+/// wgmma reads MN-major) the widest one the N extent of one warp group's
+/// instruction allows. Other buffers only meet local_load, local_store and
+/// cp.async, which address any layout; they get rows padded by 16 bytes
+/// (row-major, as tpxgpu-lower-layout-conversions stages), so that column
+/// reads spread over the banks and rows stay 16-byte aligned for vectors.
+static FailureOr<llvm::DenseMap<Operation *, Attribute>>
+chooseSharedLayouts(ModuleOp module, unsigned numWarps) {
+  llvm::DenseMap<Operation *, Attribute> layouts;
+  bool failed = false;
+  auto require = [&](AsyncDotOp dot, Value buffer, Attribute layout,
+                     StringRef role) {
+    LocalAllocOp alloc = getAllocation(buffer);
+    auto [it, inserted] = layouts.try_emplace(alloc, layout);
+    if (!inserted && it->second != layout) {
+      dot.emitError("tlx-lower-to-tpxgpu: operand ")
+          << role << " needs the shared layout " << layout
+          << ", but another async_dot reads the same allocation in "
+          << it->second;
+      failed = true;
+    }
+  };
+  module.walk([&](AsyncDotOp dot) {
+    tg::NvidiaMmaEncodingAttr mma = getDotLayout(dot, numWarps);
+    auto acc = cast<RankedTensorType>(dot.getC().getType());
+    if (!mma) {
+      dot.emitError("tlx-lower-to-tpxgpu: no wgmma layout holds a ")
+          << acc.getShape()[0] << "x" << acc.getShape()[1] << " accumulator "
+          << "with num_warps = " << numWarps << " (wgmma needs a multiple "
+          << "of 4 warps, M a multiple of 64 per warp group and N of 16)";
+      failed = true;
+      return;
+    }
+    auto bType = cast<BufferType>(dot.getB().getType());
+    unsigned bytes = bType.getElementType().getIntOrFloatBitWidth() / 8;
+    if (auto aType = dyn_cast<BufferType>(dot.getA().getType())) {
+      unsigned swizzle = chooseSwizzle(aType.getShape()[1] * bytes);
+      if (!swizzle) {
+        dot.emitError("tlx-lower-to-tpxgpu: A's K extent is narrower than "
+                      "wgmma's smallest (32-byte) swizzle");
+        failed = true;
+        return;
+      }
+      require(dot, dot.getA(),
+              tg::NvmmaSharedEncodingAttr::get(dot.getContext(), swizzle,
+                                               /*transposed=*/false, bytes * 8),
+              "A");
+    }
+    unsigned swizzle = chooseSwizzle(mma.getInstrShape()[1] * bytes);
+    if (!swizzle) {
+      dot.emitError("tlx-lower-to-tpxgpu: B's N extent per warp group is "
+                    "narrower than wgmma's smallest (32-byte) swizzle");
+      failed = true;
+      return;
+    }
+    require(dot, dot.getB(),
+            tg::NvmmaSharedEncodingAttr::get(dot.getContext(), swizzle,
+                                             /*transposed=*/false, bytes * 8),
+            "B");
+  });
+  if (failed)
+    return failure();
+  module.walk([&](LocalAllocOp alloc) {
+    if (layouts.count(alloc))
+      return;
+    BufferType type = alloc.getType();
+    unsigned rank = type.getShape().size() - 1; // without the count
+    SmallVector<unsigned> order;
+    for (unsigned d = rank; d-- > 0;)
+      order.push_back(d);
+    unsigned bytes =
+        std::max(1u, type.getElementType().getIntOrFloatBitWidth() / 8);
+    unsigned padding = rank >= 2 ? 16 / std::min(16u, bytes) : 0;
+    layouts[alloc] =
+        tg::PaddedSharedEncodingAttr::get(alloc.getContext(), padding, order);
+  });
+  return layouts;
+}
+
+//===----------------------------------------------------------------------===//
+// The rewrite
+//===----------------------------------------------------------------------===//
+
+namespace {
+class Lowering {
+public:
+  Lowering(unsigned numWarps, llvm::DenseMap<Operation *, Attribute> layouts)
+      : numWarps(numWarps), layouts(std::move(layouts)) {}
+
+  LogicalResult run(Operation *op);
+
+private:
+  /// The placed (encoded) value a tlx op's tensor operand was cast from.
+  FailureOr<Value> getPlaced(Operation *user, Value operand);
+  /// Replaces the placed casts of tlx result `result` by `value`, converted
+  /// to the layout each cast gave it.
+  LogicalResult replaceResult(OpBuilder &b, Value result, Value value);
+  Value convertTo(OpBuilder &b, Location loc, Value value,
+                  RankedTensorType type);
+
+  LogicalResult lower(LocalAllocOp op, OpBuilder &b);
+  LogicalResult lower(LocalViewOp op, OpBuilder &b);
+  LogicalResult lower(LocalSliceOp op, OpBuilder &b);
+  LogicalResult lower(LocalLoadOp op, OpBuilder &b);
+  LogicalResult lower(LocalStoreOp op, OpBuilder &b);
+  LogicalResult lower(AsyncLoadOp op, OpBuilder &b);
+  LogicalResult lower(AsyncCommitGroupOp op, OpBuilder &b);
+  LogicalResult lower(AsyncWaitGroupOp op, OpBuilder &b);
+  LogicalResult lower(AsyncDotOp op, OpBuilder &b);
+  LogicalResult lower(AsyncDotWaitOp op, OpBuilder &b);
+  LogicalResult lower(FenceAsyncSharedOp op, OpBuilder &b) {
+    tg::FenceAsyncSharedOp::create(b, op.getLoc());
+    return success();
+  }
+
+  SmallVector<Value> mapTokens(ValueRange tokens) {
+    SmallVector<Value> mapped;
+    for (Value token : tokens)
+      if (Value m = map.lookupOrNull(token))
+        mapped.push_back(m);
+    return mapped;
+  }
+
+  unsigned numWarps;
+  llvm::DenseMap<Operation *, Attribute> layouts;
+  /// tlx buffers and tokens -> memdescs and tpxgpu tokens.
+  IRMapping map;
+};
+} // namespace
+
+FailureOr<Value> Lowering::getPlaced(Operation *user, Value operand) {
+  if (auto cast = operand.getDefiningOp<UnrealizedConversionCastOp>())
+    if (cast->getNumOperands() == 1)
+      return cast.getOperand(0);
+  return user->emitError("tlx-lower-to-tpxgpu: the tensors of '")
+         << user->getName()
+         << "' have no layouts; run convert-tt-to-tpxgpu first";
+}
+
+Value Lowering::convertTo(OpBuilder &b, Location loc, Value value,
+                          RankedTensorType type) {
+  if (value.getType() == type)
+    return value;
+  return tg::ConvertLayoutOp::create(b, loc, type, value);
+}
+
+LogicalResult Lowering::replaceResult(OpBuilder &b, Value result, Value value) {
+  for (Operation *user : llvm::make_early_inc_range(result.getUsers())) {
+    auto cast = dyn_cast<UnrealizedConversionCastOp>(user);
+    if (!cast || cast->getNumResults() != 1)
+      return user->emitError("tlx-lower-to-tpxgpu: a tlx result is used "
+                             "without the cast convert-tt-to-tpxgpu places; "
+                             "run convert-tt-to-tpxgpu first");
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(cast);
+    Value placed =
+        convertTo(b, cast.getLoc(), value,
+                  llvm::cast<RankedTensorType>(cast.getResult(0).getType()));
+    cast.getResult(0).replaceAllUsesWith(placed);
+    cast.erase();
+  }
+  return success();
+}
+
+LogicalResult Lowering::lower(LocalAllocOp op, OpBuilder &b) {
+  BufferType type = op.getType();
+  auto memdesc = tg::MemDescType::get(type.getShape(), type.getElementType(),
+                                      layouts.lookup(op),
+                                      /*mutableMemory=*/true);
+  map.map(op.getResult(),
+          tg::LocalAllocOp::create(b, op.getLoc(), memdesc, Value()));
+  return success();
+}
+
+LogicalResult Lowering::lower(LocalViewOp op, OpBuilder &b) {
+  Value src = map.lookup(op.getBuffers());
+  auto srcType = cast<tg::MemDescType>(src.getType());
+  auto type = tg::MemDescType::get(
+      srcType.getShape().drop_front(), srcType.getElementType(),
+      srcType.getEncoding(), /*mutableMemory=*/true, srcType.getAllocShape());
+  map.map(op.getResult(),
+          tg::MemDescIndexOp::create(b, op.getLoc(), type, src, op.getIndex()));
+  return success();
+}
+
+/// A static window of the same allocation; convert-tpxgpu-to-nvvm addresses
+/// it by translation where the layout allows (padded rows; whole swizzle
+/// atoms) and reports any other window.
+LogicalResult Lowering::lower(LocalSliceOp op, OpBuilder &b) {
+  Value src = map.lookup(op.getSrc());
+  auto srcType = cast<tg::MemDescType>(src.getType());
+  auto type = tg::MemDescType::get(
+      op.getType().getShape(), srcType.getElementType(), srcType.getEncoding(),
+      /*mutableMemory=*/true, srcType.getAllocShape());
+  map.map(op.getResult(),
+          tg::MemDescSubviewOp::create(b, op.getLoc(), type, src, ValueRange(),
+                                       op.getOffsets()));
+  return success();
+}
+
+LogicalResult Lowering::lower(LocalLoadOp op, OpBuilder &b) {
+  // The result takes the layout convert-tt-to-tpxgpu gave its users.
+  auto users = op.getResult().getUsers();
+  if (users.empty())
+    return success();
+  auto cast = dyn_cast<UnrealizedConversionCastOp>(*users.begin());
+  if (!cast)
+    return replaceResult(b, op.getResult(), Value());
+  auto type = llvm::cast<RankedTensorType>(cast.getResult(0).getType());
+  Value token = op.getToken() ? map.lookupOrNull(op.getToken()) : Value();
+  Value loaded = tg::LocalLoadOp::create(b, op.getLoc(), type,
+                                         map.lookup(op.getBuffer()), token);
+  return replaceResult(b, op.getResult(), loaded);
+}
+
+LogicalResult Lowering::lower(LocalStoreOp op, OpBuilder &b) {
+  FailureOr<Value> value = getPlaced(op, op.getValue());
+  if (failed(value))
+    return failure();
+  tg::LocalStoreOp::create(b, op.getLoc(), *value, map.lookup(op.getBuffer()));
+  return success();
+}
+
+LogicalResult Lowering::lower(AsyncLoadOp op, OpBuilder &b) {
+  FailureOr<Value> ptrs = getPlaced(op, op.getPtrs());
+  if (failed(ptrs))
+    return failure();
+  auto ptrType = cast<RankedTensorType>(ptrs->getType());
+  Value mask;
+  if (op.getMask()) {
+    FailureOr<Value> placed = getPlaced(op, op.getMask());
+    if (failed(placed))
+      return failure();
+    // The mask shares the pointers' layout (the tpxgpu op insists).
+    mask = convertTo(b, op.getLoc(), *placed, ptrType.clone(b.getI1Type()));
+  }
+  // A zero `other` is cp.async's zero fill (checkSupported rejected others).
+  auto copy = tg::AsyncCopyGlobalToLocalOp::create(
+      b, op.getLoc(), *ptrs, map.lookup(op.getBuffer()), mask, Value(),
+      op.getCache(), op.getEvict(), op.getIsVolatile());
+  map.map(op.getToken(), copy.getToken());
+  return success();
+}
+
+LogicalResult Lowering::lower(AsyncCommitGroupOp op, OpBuilder &b) {
+  auto group = tg::AsyncCommitGroupOp::create(b, op.getLoc(),
+                                              b.getType<tg::AsyncTokenType>(),
+                                              mapTokens(op.getTokens()));
+  map.map(op.getResult(), group.getResult());
+  return success();
+}
+
+LogicalResult Lowering::lower(AsyncWaitGroupOp op, OpBuilder &b) {
+  auto wait = tg::AsyncWaitOp::create(b, op.getLoc(), mapTokens(op.getTokens()),
+                                      op.getPendings());
+  map.map(op.getResult(), wait.getResult());
+  return success();
+}
+
+/// `value` without the conversion that took an MMA result (of a dot or a
+/// dot wait) out of its layout: the wait must see the registers wgmma
+/// writes, not a copy read while the dot may still run.
+static Value stripMmaConversion(Value value) {
+  if (auto convert = value.getDefiningOp<tg::ConvertLayoutOp>())
+    if (isa_and_nonnull<tg::NvidiaMmaEncodingAttr>(
+            convert.getSrc().getType().getEncoding()))
+      return convert.getSrc();
+  return value;
+}
+
+LogicalResult Lowering::lower(AsyncDotOp op, OpBuilder &b) {
+  Location loc = op.getLoc();
+  tg::NvidiaMmaEncodingAttr mma = getDotLayout(op, numWarps);
+  FailureOr<Value> c = getPlaced(op, op.getC());
+  if (failed(c))
+    return failure();
+  auto accType = cast<RankedTensorType>(c->getType()).cloneWithEncoding(mma);
+  Value acc = convertTo(b, loc, stripMmaConversion(*c), accType);
+  if (Value useAcc = op.getUseAcc()) {
+    // wgmma's scale-d operand is not lowered yet: a false use_acc
+    // multiplies by a zero accumulator instead.
+    Value zero = arith::ConstantOp::create(
+        b, loc, accType,
+        DenseElementsAttr::get(accType,
+                               b.getZeroAttr(accType.getElementType())));
+    acc = arith::SelectOp::create(b, loc, useAcc, acc, zero);
+  }
+  Value a;
+  if (isa<BufferType>(op.getA().getType())) {
+    a = map.lookup(op.getA());
+  } else {
+    FailureOr<Value> placed = getPlaced(op, op.getA());
+    if (failed(placed))
+      return failure();
+    auto aType = cast<RankedTensorType>(placed->getType());
+    auto operandLayout = tg::DotOperandEncodingAttr::get(
+        op.getContext(), 0, mma,
+        tg::getMmaOperandKWidth(aType.getElementType()));
+    a = convertTo(b, loc, *placed, aType.cloneWithEncoding(operandLayout));
+  }
+  auto dot = tg::WarpGroupDotOp::create(
+      b, loc, accType, a, map.lookup(op.getB()), acc, /*useC=*/Value(),
+      op.getInputPrecision(), op.getMaxNumImpreciseAcc(), /*isAsync=*/true);
+  return replaceResult(b, op.getD(), dot.getD());
+}
+
+/// Makes loop result `value`, whose yielded value is converted out of an
+/// MMA layout (an async dot's accumulator, carried in the default layout
+/// convert-tt-to-tpxgpu gives loop values), a loop value in that MMA
+/// layout, and returns it; null when `value` is not such a result. A wait
+/// after the loop must see the registers the last dot writes: converting
+/// them to another layout before the wait would read them while the dot
+/// may still run.
+static Value carryInMma(OpBuilder &b, Value value) {
+  auto result = dyn_cast<OpResult>(value);
+  auto loop = result ? dyn_cast<scf::ForOp>(result.getOwner()) : nullptr;
+  if (!loop)
+    return {};
+  unsigned index = result.getResultNumber();
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  Value yielded = yield.getOperand(index);
+  Value inner = stripMmaConversion(yielded);
+  if (inner == yielded)
+    return {};
+  Location loc = loop.getLoc();
+  Type oldType = value.getType();
+  Type mmaType = inner.getType();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop);
+  OpOperand &init = loop.getInitArgsMutable()[index];
+  init.set(tg::ConvertLayoutOp::create(b, loc, mmaType, init.get()));
+  BlockArgument arg = loop.getRegionIterArg(index);
+  arg.setType(mmaType);
+  b.setInsertionPointToStart(loop.getBody());
+  auto back = tg::ConvertLayoutOp::create(b, loc, oldType, arg);
+  arg.replaceAllUsesExcept(back, back);
+  yield->setOperand(index, inner);
+  result.setType(mmaType);
+  b.setInsertionPointAfter(loop);
+  auto out = tg::ConvertLayoutOp::create(b, loc, oldType, result);
+  result.replaceAllUsesExcept(out, out);
+  return result;
+}
+
+LogicalResult Lowering::lower(AsyncDotWaitOp op, OpBuilder &b) {
+  SmallVector<Value> inputs;
+  for (Value input : op.getInputs()) {
+    if (Value mapped = map.lookupOrNull(input)) {
+      inputs.push_back(mapped);
+    } else if (isa<RankedTensorType>(input.getType())) {
+      FailureOr<Value> placed = getPlaced(op, input);
+      if (failed(placed))
+        return failure();
+      Value input = stripMmaConversion(*placed);
+      if (Value carried = carryInMma(b, input))
+        input = carried;
+      inputs.push_back(input);
+    } else {
+      inputs.push_back(input);
+    }
+  }
+  auto wait =
+      tg::WarpGroupDotWaitOp::create(b, op.getLoc(), inputs, op.getPendings());
+  for (auto [output, waited] : llvm::zip(op.getOutputs(), wait.getOutputs())) {
+    if (isa<RankedTensorType>(output.getType())) {
+      if (failed(replaceResult(b, output, waited)))
+        return failure();
+    } else if (isTLXType(output.getType())) {
+      map.map(output, waited);
+    } else {
+      output.replaceAllUsesWith(waited);
+    }
+  }
+  return success();
+}
+
+LogicalResult Lowering::run(Operation *root) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (isa<TLXDialect>(op->getDialect()))
+      ops.push_back(op);
+  });
+  OpBuilder b(root->getContext());
+  for (Operation *op : ops) {
+    b.setInsertionPoint(op);
+    LogicalResult result =
+        llvm::TypeSwitch<Operation *, LogicalResult>(op)
+            .Case<LocalAllocOp, LocalViewOp, LocalSliceOp, LocalLoadOp,
+                  LocalStoreOp, AsyncLoadOp, AsyncCommitGroupOp,
+                  AsyncWaitGroupOp, AsyncDotOp, AsyncDotWaitOp,
+                  FenceAsyncSharedOp>(
+                [&](auto tlxOp) { return lower(tlxOp, b); })
+            .Default([](Operation *other) {
+              return other->emitError("tlx-lower-to-tpxgpu: '")
+                     << other->getName() << "' is not lowered yet";
+            });
+    if (failed(result))
+      return failure();
+  }
+  // Users first; then the casts that fed the tlx ops' operands and the
+  // conversions of in-flight dot results nothing reads any more.
+  for (Operation *op : llvm::reverse(ops)) {
+    op->dropAllUses();
+    op->erase();
+  }
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    root->walk([&](Operation *op) {
+      if (isa<UnrealizedConversionCastOp, tg::ConvertLayoutOp>(op) &&
+          op->use_empty()) {
+        op->erase();
+        changed = true;
+        return;
+      }
+      // A round trip (an accumulator carryInMma took out of the MMA layout
+      // and back) is the value itself: the dot must read its registers.
+      if (auto convert = dyn_cast<tg::ConvertLayoutOp>(op))
+        if (auto inner = convert.getSrc().getDefiningOp<tg::ConvertLayoutOp>())
+          if (inner.getSrc().getType() == convert.getType()) {
+            convert.replaceAllUsesWith(inner.getSrc());
+            changed = true;
+          }
+    });
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Barriers
+//===----------------------------------------------------------------------===//
+//
+// TLX leaves the ordering of shared-memory accesses between threads to the
+// compiler. A simple, conservative placement over the allocations each
+// access reaches, in program order (loops to a fixpoint over the back
+// edge, both branches of an scf.if joined):
+//
+//   - after every async wait: a barrier, so that the copies a thread saw
+//     land are visible to every thread (TLX's wait makes a buffer readable
+//     by the whole program), preceded by a proxy fence when the kernel has
+//     wgmma dots, which read shared memory through the async proxy;
+//   - before a read (local_load, a dot's shared operand) of an allocation
+//     written by local_store since the last barrier (RAW), with a proxy
+//     fence first for a dot;
+//   - before a write (local_store, an async copy) into an allocation read
+//     since the last barrier (WAR: another warp, or the other warp group's
+//     wgmma, may still read it), or written by local_store (WAW). A dot
+//     reads its buffers until the wait that retires it, so every
+//     warp_group_dot_wait counts as a read of what the kernel's dots read.
+//
+// Async copies count as writes only at their wait (which always gets its
+// barrier). Compiler-made shared memory (layout conversions, scratch) has
+// its own barriers and bytes the allocator keeps apart from live buffers.
+
+namespace {
+using AllocSet = llvm::SmallSetVector<Operation *, 4>;
+
+struct HazardState {
+  AllocSet reads, writes;
+  bool unfenced = false;
+
+  bool operator==(const HazardState &other) const {
+    return reads == other.reads && writes == other.writes &&
+           unfenced == other.unfenced;
+  }
+  void join(const HazardState &other) {
+    reads.insert(other.reads.begin(), other.reads.end());
+    writes.insert(other.writes.begin(), other.writes.end());
+    unfenced |= other.unfenced;
+  }
+  void clearAfterBarrier() {
+    reads.clear();
+    writes.clear();
+  }
+};
+
+class BarrierPlacer {
+public:
+  BarrierPlacer(bool hasShared, AllocSet dotReads)
+      : fenceAtWaits(hasShared), dotReads(std::move(dotReads)) {}
+
+  HazardState visitBlock(Block &block, HazardState state, bool insert);
+
+private:
+  void visitOp(Operation *op, HazardState &state, bool insert);
+  void barrierBefore(Operation *op, HazardState &state, bool insert,
+                     bool fence = false) {
+    if (insert) {
+      OpBuilder b(op);
+      if (fence)
+        tg::FenceAsyncSharedOp::create(b, op->getLoc());
+      tg::BarrierOp::create(b, op->getLoc());
+    }
+    state.clearAfterBarrier();
+    if (fence)
+      state.unfenced = false;
+  }
+
+  bool fenceAtWaits;
+  AllocSet dotReads;
+};
+} // namespace
+
+/// The local_alloc a memdesc is a view of, or null.
+static Operation *getRoot(Value memdesc) {
+  while (Operation *def = memdesc.getDefiningOp()) {
+    if (isa<tg::LocalAllocOp>(def))
+      return def;
+    if (auto index = dyn_cast<tg::MemDescIndexOp>(def)) {
+      memdesc = index.getSrc();
+      continue;
+    }
+    if (auto view = dyn_cast<tg::MemDescSubviewOp>(def)) {
+      memdesc = view.getSrc();
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+static bool intersects(const AllocSet &set, Operation *root) {
+  return !root || set.contains(root) || set.contains(nullptr);
+}
+
+void BarrierPlacer::visitOp(Operation *op, HazardState &state, bool insert) {
+  if (isa<tg::BarrierOp>(op)) {
+    state.clearAfterBarrier();
+    return;
+  }
+  if (isa<tg::FenceAsyncSharedOp>(op)) {
+    state.unfenced = false;
+    return;
+  }
+  if (auto wait = dyn_cast<tg::AsyncWaitOp>(op)) {
+    if (insert) {
+      OpBuilder b(op->getContext());
+      b.setInsertionPointAfter(op);
+      if (fenceAtWaits)
+        tg::FenceAsyncSharedOp::create(b, op->getLoc());
+      tg::BarrierOp::create(b, op->getLoc());
+    }
+    state.clearAfterBarrier();
+    if (fenceAtWaits)
+      state.unfenced = false;
+    return;
+  }
+  if (auto load = dyn_cast<tg::LocalLoadOp>(op)) {
+    Operation *root = getRoot(load.getSrc());
+    if (intersects(state.writes, root))
+      barrierBefore(op, state, insert);
+    state.reads.insert(root);
+    return;
+  }
+  if (auto store = dyn_cast<tg::LocalStoreOp>(op)) {
+    Operation *root = getRoot(store.getDst());
+    if (intersects(state.reads, root) || intersects(state.writes, root))
+      barrierBefore(op, state, insert);
+    state.writes.insert(root);
+    state.unfenced = true;
+    return;
+  }
+  if (auto copy = dyn_cast<tg::AsyncCopyGlobalToLocalOp>(op)) {
+    Operation *root = getRoot(copy.getDst());
+    if (intersects(state.reads, root) || intersects(state.writes, root))
+      barrierBefore(op, state, insert);
+    return;
+  }
+  if (auto dot = dyn_cast<tg::WarpGroupDotOp>(op)) {
+    SmallVector<Operation *> roots;
+    for (Value operand : {Value(dot.getA()), Value(dot.getB())})
+      if (isa<tg::MemDescType>(operand.getType()))
+        roots.push_back(getRoot(operand));
+    bool raw = llvm::any_of(
+        roots, [&](Operation *root) { return intersects(state.writes, root); });
+    if (state.unfenced)
+      barrierBefore(op, state, insert, /*fence=*/true);
+    else if (raw)
+      barrierBefore(op, state, insert);
+    state.reads.insert(roots.begin(), roots.end());
+    return;
+  }
+  if (isa<tg::WarpGroupDotWaitOp>(op)) {
+    state.reads.insert(dotReads.begin(), dotReads.end());
+    return;
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    // The body's entry sees the state before the loop and the one at the
+    // end of the previous iteration.
+    HazardState entry = state;
+    for (unsigned i = 0; i < 8; ++i) {
+      HazardState exit = visitBlock(*loop.getBody(), entry, /*insert=*/false);
+      HazardState next = state;
+      next.join(exit);
+      if (next == entry)
+        break;
+      entry = next;
+    }
+    HazardState exit = visitBlock(*loop.getBody(), entry, insert);
+    // Zero iterations leave the state before the loop.
+    state.join(exit);
+    return;
+  }
+  if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+    HazardState entry = state;
+    for (unsigned i = 0; i < 8; ++i) {
+      HazardState mid = visitBlock(loop.getBefore().front(), entry, false);
+      HazardState exit = visitBlock(loop.getAfter().front(), mid, false);
+      HazardState next = state;
+      next.join(exit);
+      if (next == entry)
+        break;
+      entry = next;
+    }
+    HazardState mid = visitBlock(loop.getBefore().front(), entry, insert);
+    visitBlock(loop.getAfter().front(), mid, insert);
+    state = mid;
+    return;
+  }
+  if (auto branch = dyn_cast<scf::IfOp>(op)) {
+    HazardState out = visitBlock(*branch.thenBlock(), state, insert);
+    if (branch.elseBlock())
+      out.join(visitBlock(*branch.elseBlock(), state, insert));
+    else
+      out.join(state);
+    state = out;
+    return;
+  }
+}
+
+HazardState BarrierPlacer::visitBlock(Block &block, HazardState state,
+                                      bool insert) {
+  for (Operation &op : llvm::make_early_inc_range(block))
+    visitOp(&op, state, insert);
+  return state;
+}
+
+/// Copies still in flight when a kernel stops waiting (the tutorial's last
+/// iterations copy masked-off tiles: zeros) would land in bytes the
+/// allocator hands to later shared-memory users once the buffers are dead.
+/// After the last top-level op that copies or commits, unless an
+/// `async_wait num = 0` follows it there, the copies are committed and
+/// waited for (cp.async.wait_group waits for committed groups only).
+static void drainCopies(Region &body) {
+  Operation *last = nullptr;
+  for (Operation &op : body.front()) {
+    bool copies = false;
+    op.walk([&](Operation *inner) {
+      if (isa<tg::AsyncCopyGlobalToLocalOp, tg::AsyncCommitGroupOp>(inner))
+        copies = true;
+    });
+    if (copies)
+      last = &op;
+  }
+  if (!last)
+    return;
+  for (Operation *op = last->getNextNode(); op; op = op->getNextNode())
+    if (auto wait = dyn_cast<tg::AsyncWaitOp>(op); wait && wait.getNum() == 0)
+      return;
+  OpBuilder b(last->getContext());
+  b.setInsertionPointAfter(last);
+  auto group = tg::AsyncCommitGroupOp::create(
+      b, last->getLoc(), b.getType<tg::AsyncTokenType>(), ValueRange());
+  tg::AsyncWaitOp::create(b, last->getLoc(), ValueRange{group.getResult()}, 0);
+}
+
+static void placeBarriers(tt::FuncOp func) {
+  if (func.isExternal())
+    return;
+  AllocSet dotReads;
+  func.walk([&](tg::WarpGroupDotOp dot) {
+    for (Value operand : {Value(dot.getA()), Value(dot.getB())})
+      if (isa<tg::MemDescType>(operand.getType()))
+        dotReads.insert(getRoot(operand));
+  });
+  drainCopies(func.getBody());
+  BarrierPlacer placer(!dotReads.empty(), dotReads);
+  placer.visitBlock(func.getBody().front(), HazardState(), /*insert=*/true);
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+LogicalResult tpx::tlx::lowerToTPXGPU(ModuleOp module) {
+  bool hasTLX = false;
+  module.walk([&](Operation *op) {
+    if (isa<TLXDialect>(op->getDialect()))
+      hasTLX = true;
+  });
+  if (!hasTLX)
+    return success();
+  if (!module->hasAttr(tg::TPXGPUDialect::kNumWarpsAttrName))
+    return module.emitError("tlx-lower-to-tpxgpu: the module has no tensor "
+                            "layouts; run convert-tt-to-tpxgpu first");
+  if (tg::getModuleThreadsPerWarp(module) != 32)
+    return module.emitError("tlx-lower-to-tpxgpu: TLX is lowered for NVIDIA "
+                            "GPUs (32 threads per warp) only");
+  unsigned numWarps = tg::getModuleNumWarps(module);
+  if (failed(checkSupported(module)))
+    return failure();
+  FailureOr<llvm::DenseMap<Operation *, Attribute>> layouts =
+      chooseSharedLayouts(module, numWarps);
+  if (failed(layouts))
+    return failure();
+  Lowering lowering(numWarps, std::move(*layouts));
+  if (failed(lowering.run(module)))
+    return failure();
+  module.walk([](tt::FuncOp func) { placeBarriers(func); });
+  return success();
+}

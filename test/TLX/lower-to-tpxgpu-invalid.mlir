@@ -1,0 +1,108 @@
+// What tlx-lower-to-tpxgpu does not lower yet is an error naming the op
+// (never a silent fall back to the one-thread path).
+// RUN: not tpx-opt --load-plugin %example_plugins/tlx/TpxTLX.so %s --split-input-file --convert-tt-to-tpxgpu="num-warps=4" --tlx-lower-to-tpxgpu 2>&1 | FileCheck %s
+// Before layout assignment there is nothing to lower onto.
+// RUN: not tpx-opt --load-plugin %example_plugins/tlx/TpxTLX.so %s --split-input-file --tlx-lower-to-tpxgpu 2>&1 | FileCheck %s --check-prefix=NOLAYOUT
+// NOLAYOUT: error: tlx-lower-to-tpxgpu: the module has no tensor layouts; run convert-tt-to-tpxgpu first
+
+tt.func @transposed(%x: tensor<16x16xf16>) {
+  %c0 = arith.constant 0 : i32
+  %bufs = tlx.local_alloc : !tlx.buffer<1x16x16xf16>
+  %v = tlx.local_view %bufs[%c0] : !tlx.buffer<1x16x16xf16> -> !tlx.buffer<16x16xf16>
+  // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: 'tlx.local_trans' is not lowered for NVIDIA GPUs yet: a transposed buffer view
+  %t = tlx.local_trans %v {order = array<i32: 1, 0>} : !tlx.buffer<16x16xf16> -> !tlx.buffer<16x16xf16>
+  tt.return
+}
+
+// -----
+
+tt.func @reuse() {
+  %a = tlx.local_alloc : !tlx.buffer<1x16x16xf16>
+  // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: 'tlx.local_alloc' is not lowered for NVIDIA GPUs yet: a local_alloc with `reuse`
+  %b = tlx.local_alloc : !tlx.buffer<1x16x16xf16> reuse %a : !tlx.buffer<1x16x16xf16>
+  tt.return
+}
+
+// -----
+
+tt.func @other(%p: tensor<64x64x!tt.ptr<f16>>, %m: tensor<64x64xi1>) {
+  %c0 = arith.constant 0 : i32
+  %ones = arith.constant dense<1.0> : tensor<64x64xf16>
+  %bufs = tlx.local_alloc : !tlx.buffer<1x64x64xf16>
+  %v = tlx.local_view %bufs[%c0] : !tlx.buffer<1x64x64xf16> -> !tlx.buffer<64x64xf16>
+  // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: 'tlx.async_load' is not lowered for NVIDIA GPUs yet: an async_load with a non-zero `other`
+  %t = tlx.async_load %p, %v mask %m other %ones : tensor<64x64x!tt.ptr<f16>>, !tlx.buffer<64x64xf16>
+  tt.return
+}
+
+// -----
+
+tt.func @b_in_registers(%b: tensor<16x32xf16>) {
+  %c0 = arith.constant 0 : i32
+  %bufs = tlx.local_alloc : !tlx.buffer<1x64x16xf16>
+  %a = tlx.local_view %bufs[%c0] : !tlx.buffer<1x64x16xf16> -> !tlx.buffer<64x16xf16>
+  %acc = arith.constant dense<0.0> : tensor<64x32xf32>
+  // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: 'tlx.async_dot' is not lowered for NVIDIA GPUs yet: an async_dot whose B is a tensor
+  %d = tlx.async_dot %a, %b, %acc : !tlx.buffer<64x16xf16>, tensor<16x32xf16> -> tensor<64x32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @f32_dot() {
+  %c0 = arith.constant 0 : i32
+  %bufs = tlx.local_alloc : !tlx.buffer<2x64x64xf32>
+  %a = tlx.local_view %bufs[%c0] : !tlx.buffer<2x64x64xf32> -> !tlx.buffer<64x64xf32>
+  %acc = arith.constant dense<0.0> : tensor<64x64xf32>
+  // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: 'tlx.async_dot' is not lowered for NVIDIA GPUs yet: an async_dot of these element types (wgmma is lowered for f16 and bf16 operands with an f32 accumulator)
+  %d = tlx.async_dot %a, %a, %acc : !tlx.buffer<64x64xf32>, !tlx.buffer<64x64xf32> -> tensor<64x64xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @small_tile() {
+  %c0 = arith.constant 0 : i32
+  %bufs = tlx.local_alloc : !tlx.buffer<1x16x16xf16>
+  %a = tlx.local_view %bufs[%c0] : !tlx.buffer<1x16x16xf16> -> !tlx.buffer<16x16xf16>
+  %acc = arith.constant dense<0.0> : tensor<16x16xf32>
+  // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: no wgmma layout holds a 16x16 accumulator with num_warps = 4
+  %d = tlx.async_dot %a, %a, %acc : !tlx.buffer<16x16xf16>, !tlx.buffer<16x16xf16> -> tensor<16x16xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @carried(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %bufs = tlx.local_alloc : !tlx.buffer<1x16x16xf16>
+  %v = tlx.local_view %bufs[%c0] : !tlx.buffer<1x16x16xf16> -> !tlx.buffer<16x16xf16>
+  // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: TLX buffers and tokens carried by 'scf.for' are not lowered for NVIDIA GPUs yet
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %v) -> (!tlx.buffer<16x16xf16>) : i32 {
+    scf.yield %x : !tlx.buffer<16x16xf16>
+  }
+  tt.return
+}
+
+// -----
+
+tt.func @dot_on_slice() {
+  %c0 = arith.constant 0 : i32
+  %bufs = tlx.local_alloc : !tlx.buffer<1x64x32xf16>
+  %v = tlx.local_view %bufs[%c0] : !tlx.buffer<1x64x32xf16> -> !tlx.buffer<64x32xf16>
+  %a = tlx.local_slice %v {offsets = array<i64: 0, 0>} : !tlx.buffer<64x32xf16> -> !tlx.buffer<64x16xf16>
+  %b = tlx.local_slice %v {offsets = array<i64: 0, 0>} : !tlx.buffer<64x32xf16> -> !tlx.buffer<16x32xf16>
+  %acc = arith.constant dense<0.0> : tensor<64x32xf32>
+  // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: 'tlx.async_dot' is not lowered for NVIDIA GPUs yet: an async_dot on a buffer slice
+  %d = tlx.async_dot %a, %b, %acc : !tlx.buffer<64x16xf16>, !tlx.buffer<16x32xf16> -> tensor<64x32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @mbarriers() {
+  // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: 'tlx.alloc_barriers' is not lowered for NVIDIA GPUs yet: the SIMT path has no lowering of this op
+  %b = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<2>
+  tt.return
+}
