@@ -187,8 +187,12 @@ AxisInfo div(const AxisInfo &a, const AxisInfo &b, ArrayRef<int64_t> shape,
 
 /// a % b with b constant along the runs: a run of a that starts at a
 /// multiple of both its own length and b's divisor never wraps. Signed
-/// remainders of negative runs do wrap (they restart at multiples of b from
-/// the other side), so signed operands must be non-negative.
+/// remainders of negative runs would wrap (they restart at multiples of b
+/// from the other side); like Triton's AxisInfo, the runs are kept anyway
+/// when a cannot be proven non-negative, since the values this feeds are
+/// offsets, which are non-negative in every program whose accesses are
+/// valid (`(pid_n * BN + arange(BN)) % N` with a pid_n computed by
+/// subtraction would otherwise lose its vector width).
 AxisInfo rem(const AxisInfo &a, const AxisInfo &b, ArrayRef<int64_t> shape,
              bool isSigned) {
   if (a.constant && b.constant && *b.constant > 0 &&
@@ -198,12 +202,11 @@ AxisInfo rem(const AxisInfo &a, const AxisInfo &b, ArrayRef<int64_t> shape,
                                 value >= 0);
   }
   AxisInfo info = AxisInfo::getPessimistic(shape);
-  bool runsIntact = !isSigned || a.nonNegative;
   for (unsigned d = 0; d < shape.size(); ++d) {
     info.constancy[d] = std::min(a.constancy[d], b.constancy[d]);
     int64_t divisor = b.getElementDivisibility(d, 1);
     int64_t contiguity = 1;
-    if (runsIntact && a.contiguity[d] > 1)
+    if (a.contiguity[d] > 1)
       contiguity = std::min(
           {a.contiguity[d], a.divisibility[d], divisor, b.constancy[d]});
     info.contiguity[d] = contiguity;

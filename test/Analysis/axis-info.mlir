@@ -105,6 +105,10 @@ tt.func public @arith(%arg0: i32 {tt.divisibility = 16 : i32}) {
   %div = arith.divsi %r, %c8 : tensor<128xi32>
   // expected-remark @below {{contiguity = [8], divisibility = [8], constancy = [1]}}
   %rem = arith.remsi %r, %c8 : tensor<128xi32>
+  // A run whose sign is unknown (it went through a subtraction) keeps its
+  // runs too, as in Triton: offsets are non-negative in valid programs.
+  // expected-remark @below {{contiguity = [8], divisibility = [8], constancy = [1]}}
+  %remsub = arith.remsi %sub, %c8 : tensor<128xi32>
   // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [128]}}
   %and = arith.andi %s, %c8 : tensor<128xi32>
   // expected-remark @below {{contiguity = [1], divisibility = [8], constancy = [1]}}
