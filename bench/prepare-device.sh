@@ -20,6 +20,18 @@ done
 for plugin in "$build"/plugins/*.so; do
   strip -o "$dev/plugins/$(basename "$plugin")" "$plugin"
 done
+# Bundled plugins (TLX): their folder, library and Python package.
+for folder in "$build"/plugins/*/; do
+  name=$(basename "$folder")
+  [ -n "$(ls "$folder"/*.so 2>/dev/null)" ] || continue
+  mkdir -p "$dev/plugins/$name"
+  for plugin in "$folder"/*.so; do
+    strip -o "$dev/plugins/$name/$(basename "$plugin")" "$plugin"
+  done
+  for package in "$folder"/*/__init__.py; do
+    [ -f "$package" ] && cp -r "$(dirname "$package")" "$dev/plugins/$name/"
+  done
+done
 cp -r "${TPX_CORPUS_DIR:-$shared/ttir-corpus}" "$dev/corpus"
 cp "$shared/device/unpack-mlir-runtime.sh" "$dev/"
 if [ ! -d "$root/.mlir-runtime" ] || [ -z "$(ls "$root/.mlir-runtime" 2>/dev/null)" ]; then

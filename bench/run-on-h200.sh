@@ -4,7 +4,7 @@
 # ../shared/device/fetch-mlir-runtime.sh) and .device/ (stripped bin/, lib/,
 # the corpus and unpack-mlir-runtime.sh; see docs/nvidia-target.md).
 #   bench/run-on-h200.sh corpus|sanitizer|pytest|sanitizer-suite|bench|quick|
-#                        python|main|tutorials|launch|frontend|autotune
+#                        python|main|tutorials|launch|frontend|autotune|tlx
 #   (any subset, in order; sanitizer-suite needs pytest first)
 #   python: the Python front end's suite (test/Python) on CUDA, its files
 #   spread over 8 processes; main: the main job on the GPU; tutorials: the
@@ -53,6 +53,11 @@ for step in "$@"; do
     done > "$out/cuda-sanitizer-suite.txt" 2>&1
     grep -cE "ERROR SUMMARY: 0 errors" "$out/cuda-sanitizer-suite.txt"
     grep -E "ERROR SUMMARY: [1-9]" -B3 "$out/cuda-sanitizer-suite.txt" | head -40 ;;
+  tlx)
+    # The TLX GEMM tutorials beside cuBLAS (bench/tlx_gemm.py).
+    TPX_BUILD_DIR=$PWD/.device PYTHONPATH=$PWD/python \
+      python3 bench/tlx_gemm.py "$out/tlx-gemm.json" > "$out/tlx-gemm.txt" 2>&1
+    cat "$out/tlx-gemm.txt" ;;
   python)
     # Every test file in one of 8 groups, each a process with its own
     # compile cache, so the 16 cores compile in parallel.

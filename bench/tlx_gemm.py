@@ -1,0 +1,72 @@
+"""TLX GEMM tutorials on the GPU beside cuBLAS (torch.matmul), in one
+process: correctness against torch and TFLOP/s from CUDA-event timing
+(median of 20 runs after warm-up).
+
+    TPX_BUILD_DIR=.device PYTHONPATH=python python3 bench/tlx_gemm.py OUT.json
+"""
+
+import json
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
+
+from tlx_tutorials import gemm_pipelined  # noqa: E402
+
+
+def time_ms(fn, reps=20):
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    times.sort()
+    return times[len(times) // 2]
+
+
+def main(out):
+    rows = []
+    configs = [("128x256x64 8 warps", gemm_pipelined.HOPPER_CONFIG),
+               ("128x128x64 4 warps",
+                dict(gemm_pipelined.HOPPER_CONFIG, BLOCK_SIZE_N=128,
+                     num_warps=4))]
+    for dtype in (torch.float16, torch.bfloat16):
+        for size in (4096, 8192):
+            a = torch.randn(size, size, device="cuda", dtype=dtype)
+            b = torch.randn(size, size, device="cuda", dtype=dtype)
+            ref = a @ b
+            flops = 2 * size ** 3 / 1e12
+            torch_ms = time_ms(lambda: a @ b)
+            for name, config in configs:
+                row = dict(kernel="gemm_pipelined", config=name,
+                           dtype=str(dtype), size=size,
+                           torch_tflops=flops / torch_ms * 1e3)
+                try:
+                    c = gemm_pipelined.matmul(a, b, config)
+                    err = (c.float() - ref.float()).abs().max().item()
+                    row["max_abs_err"] = err
+                    row["correct"] = err < 1.0
+                    ms = time_ms(lambda: gemm_pipelined.matmul(a, b, config))
+                    row["tpx_tflops"] = flops / ms * 1e3
+                    row["tpx_over_torch"] = row["tpx_tflops"] / \
+                        row["torch_tflops"]
+                except Exception as e:  # noqa: BLE001 - reported
+                    row["error"] = "%s: %s" % (type(e).__name__, e)
+                print(json.dumps(row), flush=True)
+                rows.append(row)
+    with open(out, "w") as f:
+        json.dump(dict(machine=torch.cuda.get_device_name(), rows=rows), f,
+                  indent=1)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "/tmp/tlx-gemm.json")
