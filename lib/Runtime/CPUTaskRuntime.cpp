@@ -22,6 +22,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <map>
 #include <thread>
 
 using namespace tpx::cpu;
@@ -35,14 +36,30 @@ struct MBarrier {
   int32_t phase;    // parity of the current phase
 };
 
+/// A hardware (named) barrier of a program: threads arrived in the current
+/// round, and how many rounds have completed.
+struct NamedBarrier {
+  int64_t arrived = 0;
+  uint64_t generation = 0;
+};
+
 struct WaitSite {
   bool waiting = false;
+  // An mbarrier wait: the barrier and the phase parity waited for.
   const MBarrier *barrier = nullptr;
   int32_t line = 0, allocLine = 0, index = 0, phase = 0;
+  // A named barrier wait: its round counter and the round waited in.
+  const NamedBarrier *named = nullptr;
+  int32_t namedId = 0;
+  uint64_t round = 0;
 
-  /// Still waiting: its phase has not completed (a woken waiter that has
-  /// not run yet is not stuck).
-  bool isStuck() const { return waiting && barrier->phase == phase; }
+  /// Still waiting: its phase (or round) has not completed (a woken waiter
+  /// that has not run yet is not stuck).
+  bool isStuck() const {
+    if (!waiting)
+      return false;
+    return named ? named->generation == round : barrier->phase == phase;
+  }
 };
 
 /// The tasks of one program.
@@ -53,6 +70,7 @@ struct TaskGroup {
   int32_t finished = 0;
   bool deadlocked = false;
   std::vector<WaitSite> waits;
+  std::map<int32_t, NamedBarrier> named;
 
   /// Every task that has not finished waits for a phase nobody can
   /// complete any more. Called with the mutex held.
@@ -116,7 +134,12 @@ void reportDeadlock(TaskGroup *group, int32_t x, int32_t y, int32_t z) {
           .str();
   for (int32_t task = 0; task < group->size; ++task) {
     const WaitSite &site = group->waits[task];
-    if (site.isStuck())
+    if (site.isStuck() && site.named)
+      text += llvm::formatv(" task {0} waits at line {1} at named barrier "
+                            "{2};",
+                            task, site.line, site.namedId)
+                  .str();
+    else if (site.isStuck())
       text += llvm::formatv(" task {0} waits at line {1} for phase {2} of {3};",
                             task, site.line, site.phase,
                             describeBarrier(site.allocLine, site.index))
@@ -230,11 +253,65 @@ static void tpx_cpu_mbarrier_wait(int64_t address, int32_t phase, int32_t line,
   std::unique_lock<std::mutex> lock(group->mutex);
   if (bar->phase != phase || group->deadlocked)
     return;
-  group->waits[self.task] = {true, bar, line, allocLine, index, phase};
+  WaitSite &site = group->waits[self.task];
+  site = WaitSite();
+  site.waiting = true;
+  site.barrier = bar;
+  site.line = line;
+  site.allocLine = allocLine;
+  site.index = index;
+  site.phase = phase;
   if (group->isDeadlocked())
     reportDeadlock(group, x, y, z);
   group->changed.wait(lock,
                       [&] { return bar->phase != phase || group->deadlocked; });
+  group->waits[self.task].waiting = false;
+}
+
+/// bar.sync / bar.arrive on hardware barrier `id`: the caller's `threads`
+/// arrive; the round completes when `count` threads have.
+static void tpx_cpu_named_barrier(int32_t id, int32_t count, int32_t threads,
+                                  int32_t wait, int32_t line, int32_t x,
+                                  int32_t y, int32_t z, int32_t, int32_t,
+                                  int32_t) {
+  TaskContext &self = currentTask();
+  if (!self.group) {
+    if (threads < count && wait && currentLaunch())
+      currentLaunch()->fail(
+          llvm::formatv("deadlock in program ({0}, {1}, {2}): named barrier "
+                        "{3} at line {4} waits for {5} threads, but the "
+                        "program runs {6} (no other task runs)",
+                        x, y, z, id, line, count, threads)
+              .str());
+    return;
+  }
+  TaskGroup *group = self.group;
+  std::unique_lock<std::mutex> lock(group->mutex);
+  if (group->deadlocked)
+    return;
+  NamedBarrier &bar = group->named[id];
+  bar.arrived += threads;
+  if (bar.arrived >= count) {
+    bar.arrived -= count;
+    ++bar.generation;
+    group->changed.notify_all();
+    return;
+  }
+  if (!wait)
+    return;
+  uint64_t round = bar.generation;
+  WaitSite &site = group->waits[self.task];
+  site = WaitSite();
+  site.waiting = true;
+  site.line = line;
+  site.named = &bar;
+  site.namedId = id;
+  site.round = round;
+  if (group->isDeadlocked())
+    reportDeadlock(group, x, y, z);
+  group->changed.wait(lock, [&] {
+    return bar.generation != round || group->deadlocked;
+  });
   group->waits[self.task].waiting = false;
 }
 
@@ -261,5 +338,7 @@ std::vector<RuntimeSymbol> tpx::cpu::getTaskRuntimeSymbols() {
       {"tpx_cpu_mbarrier_wait",
        reinterpret_cast<void *>(&tpx_cpu_mbarrier_wait)},
       {"tpx_cpu_clock64", reinterpret_cast<void *>(&tpx_cpu_clock64)},
+      {"tpx_cpu_named_barrier",
+       reinterpret_cast<void *>(&tpx_cpu_named_barrier)},
   };
 }

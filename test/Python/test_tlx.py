@@ -347,6 +347,57 @@ def test_a_task_cannot_take_a_loaded_tensor():
 
 
 @tpx.jit
+def named_barrier_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    buf = tlx.local_alloc((BLOCK,), tl.float32, 1)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tl.store(y_ptr + n * BLOCK + offs, tl.zeros((BLOCK,), tl.float32))
+        with tlx.async_task(num_warps=4, replicate=2):
+            # Replica 0 writes a tile and arrives at barrier 9; replica 1
+            # waits there (2 x 128 threads), copies it out and arrives at
+            # barrier 10, which replica 0 waits at before the next tile.
+            r = tlx.async_task_replica_id()
+            for i in range(n):
+                if r == 0:
+                    if i > 0:
+                        tlx.named_barrier_wait(10, 256)
+                    tlx.local_store(buf[0],
+                                    tl.load(x_ptr + i * BLOCK + offs) + 1)
+                    tlx.named_barrier_arrive(9, 256)
+                else:
+                    tlx.named_barrier_wait(9, 256)
+                    tl.store(y_ptr + i * BLOCK + offs, tlx.local_load(buf[0]))
+                    tlx.named_barrier_arrive(10, 256)
+
+
+def test_named_barriers_order_tasks():
+    n = 20
+    x = _rng().standard_normal(n * 8).astype(np.float32)
+    y = np.ones((n + 1) * 8, np.float32)
+    named_barrier_kernel[(2,)](x, y, n, BLOCK=8)
+    np.testing.assert_array_equal(y[:n * 8], x + 1)
+    np.testing.assert_array_equal(y[n * 8:], 0)
+
+
+@tpx.jit
+def named_deadlock_kernel(y_ptr):
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tlx.named_barrier_wait(3, 512)
+        with tlx.async_task(num_warps=4):
+            tl.store(y_ptr, 1.0)
+
+
+def test_a_named_barrier_nobody_completes_is_a_deadlock():
+    with pytest.raises(tpx.LaunchError) as info:
+        named_deadlock_kernel[(1,)](np.zeros(1, np.float32))
+    line = named_deadlock_kernel.fn.__code__.co_firstlineno + 4
+    assert "task 0 waits at line %d at named barrier 3" % line in \
+        str(info.value)
+
+
+@tpx.jit
 def expect_mismatch_kernel(x_ptr, M, N):
     desc = tlx.make_tensor_descriptor(None, x_ptr, [M, N], [N, 1], [16, 16])
     buf = tlx.local_alloc((16, 16), tl.float32, 1)

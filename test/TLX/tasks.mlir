@@ -68,3 +68,16 @@ tt.func @producer_consumer(%base: !tt.ptr<f16>, %n: i32, %stride: i64) {
   }
   tt.return
 }
+
+// Named (hardware) barriers: the caller's thread count travels with the op.
+// ROUND-LABEL: tt.func @named
+// ROUND: tlx.named_barrier %{{.*}}, %{{.*}} {threads = 128 : i32}
+// ROUND: tlx.named_barrier %{{.*}}, %{{.*}} {arriveOnly, threads = 128 : i32}
+// CHECK-LABEL: tt.func @named
+// CHECK: tt.call @tpx_cpu_named_barrier(%{{.*}}, %{{.*}}, %c128_i32{{[_0-9]*}}, %c1_i32{{[_0-9]*}}, %c{{[0-9]+}}_i32{{[_0-9]*}})
+// CHECK: tt.call @tpx_cpu_named_barrier(%{{.*}}, %{{.*}}, %c128_i32{{[_0-9]*}}, %c0_i32{{[_0-9]*}}, %c{{[0-9]+}}_i32{{[_0-9]*}})
+tt.func @named(%id: i32, %n: i32) {
+  tlx.named_barrier %id, %n {threads = 128 : i32}
+  tlx.named_barrier %id, %n {arriveOnly, threads = 128 : i32}
+  tt.return
+}

@@ -228,7 +228,7 @@ static bool needsCPURuntime(Operation *root) {
   return root
       ->walk([](Operation *op) {
         return isa<AllocBarriersOp, AsyncTasksOp, Clock64Op,
-                   AsyncDescriptorLoadOp>(op)
+                   AsyncDescriptorLoadOp, NamedBarrierOp>(op)
                    ? WalkResult::interrupt()
                    : WalkResult::advance();
       })

@@ -26,6 +26,7 @@ constexpr const char *kExpectTx = "tpx_cpu_mbarrier_expect_tx";
 constexpr const char *kCompleteTx = "tpx_cpu_mbarrier_complete_tx";
 constexpr const char *kWait = "tpx_cpu_mbarrier_wait";
 constexpr const char *kClock = "tpx_cpu_clock64";
+constexpr const char *kNamedBarrier = "tpx_cpu_named_barrier";
 } // namespace
 
 void tpx::tlx::declareCPURuntime(ModuleOp module) {
@@ -47,6 +48,8 @@ void tpx::tlx::declareCPURuntime(ModuleOp module) {
   // (barrier, phase, line of the wait, line of the allocation, index)
   declare(kWait, {i64, i32, i32, i32, i32}, {});
   declare(kClock, {}, {i64});
+  // (id, count, threads of the caller, wait?, line)
+  declare(kNamedBarrier, {i32, i32, i32, i32, i32}, {});
   declare(kRunTasks, {i32, i64, i64}, {});
 }
 
@@ -227,6 +230,22 @@ template <typename Op> struct EraseLowering : TLXPattern<Op> {
   }
 };
 
+struct NamedBarrierLowering : TLXPattern<NamedBarrierOp> {
+  using TLXPattern::TLXPattern;
+  LogicalResult
+  matchAndRewrite(NamedBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    call(rewriter, loc, kNamedBarrier,
+         {adaptor.getId(), adaptor.getCount(),
+          getI32Constant(rewriter, loc, op.getThreads()),
+          getI32Constant(rewriter, loc, op.getArriveOnly() ? 0 : 1),
+          getI32Constant(rewriter, loc, getLine(loc))});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct Clock64Lowering : TLXPattern<Clock64Op> {
   using TLXPattern::TLXPattern;
   LogicalResult
@@ -248,6 +267,7 @@ void tpx::tlx::populateSyncToTTPatterns(const TypeConverter &converter,
                BarrierArriveLowering, BarrierExpectBytesLowering,
                AsyncDescriptorLoadLowering, AsyncDescriptorStoreLowering,
                EraseLowering<AsyncDescriptorStoreWaitOp>,
-               EraseLowering<FenceAsyncSharedOp>, Clock64Lowering>(
+               EraseLowering<FenceAsyncSharedOp>, NamedBarrierLowering,
+               Clock64Lowering>(
       converter, patterns.getContext(), strides);
 }

@@ -239,6 +239,20 @@ def TLX_BarrierExpectBytesOp : TLX_Op<"barrier_expect_bytes",
   let assemblyFormat = "$barrier `,` $bytes (`pred` $pred^)? attr-dict";
 }
 
+def TLX_NamedBarrierOp : TLX_Op<"named_barrier",
+    [MemoryEffects<[MemRead<TLX_LocalMemory>, MemWrite<TLX_LocalMemory>]>]> {
+  let summary = "arrive at (and, unless `arrive_only`, wait for) barrier `id`";
+  let description = [{
+    Hardware barrier `id` (bar.sync / bar.arrive) completes when `count`
+    threads have arrived; the executing warps count `threads` (the front
+    end fills in the task's or kernel's number of threads).
+  }];
+  let arguments = (ins I32:$id, I32:$count,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$threads,
+                       UnitAttr:$arriveOnly);
+  let assemblyFormat = "$id `,` $count attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // TMA: block copies through tensor descriptors
 //===----------------------------------------------------------------------===//

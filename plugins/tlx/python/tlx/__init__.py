@@ -21,7 +21,8 @@ from .types import (async_token, async_token_type, buffered_tensor,
                     storage_kind)
 from .async_task import async_task, async_task_replica_id, async_tasks
 from .barrier import (alloc_barriers, barrier_arrive, barrier_expect_bytes,
-                      barrier_wait, fence_async_shared)
+                      barrier_wait, fence_async_shared, named_barrier_arrive,
+                      named_barrier_wait)
 from .tma import (async_descriptor_load, async_descriptor_store,
                   async_descriptor_store_wait, make_tensor_descriptor)
 from .mem_ops import (async_load, async_load_commit_group,
@@ -36,6 +37,7 @@ __all__ = [
     "async_descriptor_store_wait", "async_task", "async_task_replica_id",
     "async_tasks", "barrier_arrive", "barrier_expect_bytes", "barrier_wait",
     "clock64", "fence_async_shared", "make_tensor_descriptor", "mbarrier",
+    "named_barrier_arrive", "named_barrier_wait",
     "mbarrier_type",
     "async_dot", "async_dot_wait", "async_load", "async_load_commit_group",
     "async_load_wait_group", "async_token", "async_token_type",

@@ -119,7 +119,23 @@ def async_task(*args, num_warps=None, num_regs=None, replicate=1,
                 int(num_warps), int(replicate), start
             scopes[-1].tasks.append(task)
 
-    return _Region("tlx.async_task", attrs, check)
+    region = _Region("tlx.async_task", attrs, check)
+    region.warps = None if is_default else int(num_warps)
+    return region
+
+
+def current_threads(semantic, generator):
+    """Threads of the warps running the code being emitted: the innermost
+    task's, or the kernel's num_warps outside tasks (and in the default
+    task)."""
+    warps = getattr(getattr(semantic, "options", None), "num_warps",
+                    None) or 4
+    for scope in reversed(_state(generator)):
+        if scope.op_name == "tlx.async_task":
+            if scope.warps is not None:
+                warps = scope.warps
+            break
+    return warps * 32
 
 
 @tlx_builtin

@@ -1,5 +1,6 @@
 """TLX mbarriers and fences."""
 
+from tpx.compiler.ir import Raw
 from tpx.language import core
 
 from .types import mbarrier_type
@@ -112,3 +113,38 @@ def fence_async_shared(_semantic=None, _generator=None):
     """Orders earlier shared-memory writes before later async-proxy reads
     (wgmma, TMA stores)."""
     emit(_generator, "tlx.fence_async_shared", [], [])
+
+
+def _named_barrier(bar_id, num_threads, arrive_only, what, semantic,
+                   generator):
+    from .async_task import current_threads
+    raw_id, raw_count = unwrap(bar_id), unwrap(num_threads)
+    if isinstance(raw_id, int) and not 0 <= raw_id < 16:
+        raise ValueError("%s: barrier id %d is outside the hardware's 0..15"
+                         % (what, raw_id))
+    if isinstance(raw_count, int) and (raw_count <= 0 or raw_count % 32):
+        raise ValueError("%s: num_threads must be a positive multiple of 32 "
+                         "(whole warps), got %d" % (what, raw_count))
+    props = {"threads": current_threads(semantic, generator)}
+    if arrive_only:
+        props["arriveOnly"] = Raw("unit")
+    emit(generator, "tlx.named_barrier",
+         [_i32(bar_id, what + " bar_id", semantic),
+          _i32(num_threads, what + " num_threads", semantic)], [],
+         props=props)
+
+
+@tlx_builtin
+def named_barrier_wait(bar_id, num_threads, _semantic=None, _generator=None):
+    """Arrives at hardware barrier `bar_id` and waits until `num_threads`
+    threads (of any tasks) have arrived (bar.sync)."""
+    _named_barrier(bar_id, num_threads, False, "tlx.named_barrier_wait()",
+                   _semantic, _generator)
+
+
+@tlx_builtin
+def named_barrier_arrive(bar_id, num_threads, _semantic=None,
+                         _generator=None):
+    """Arrives at hardware barrier `bar_id` without waiting (bar.arrive)."""
+    _named_barrier(bar_id, num_threads, True, "tlx.named_barrier_arrive()",
+                   _semantic, _generator)
