@@ -4,6 +4,19 @@
 // RUN: tpx-opt --load-plugin %example_plugins/tlx/TpxTLX.so %s --mlir-print-debuginfo=false | tpx-opt --load-plugin %example_plugins/tlx/TpxTLX.so --mlir-print-debuginfo=false | FileCheck %s --check-prefix=ROUND
 // RUN: tpx-opt --load-plugin %example_plugins/tlx/TpxTLX.so %s --tlx-lower-to-tt --mlir-print-debuginfo=false | FileCheck %s
 
+// Named (hardware) barriers: the caller's thread count travels with the op.
+// ROUND-LABEL: tt.func @named
+// ROUND: tlx.named_barrier %{{.*}}, %{{.*}} {threads = 128 : i32}
+// ROUND: tlx.named_barrier %{{.*}}, %{{.*}} {arriveOnly, threads = 128 : i32}
+// CHECK-LABEL: tt.func @named
+// CHECK: tt.call @tpx_cpu_named_barrier(%{{.*}}, %{{.*}}, %c128_i32{{[_0-9]*}}, %c1_i32{{[_0-9]*}}, %c{{[0-9]+}}_i32{{[_0-9]*}})
+// CHECK: tt.call @tpx_cpu_named_barrier(%{{.*}}, %{{.*}}, %c128_i32{{[_0-9]*}}, %c0_i32{{[_0-9]*}}, %c{{[0-9]+}}_i32{{[_0-9]*}})
+tt.func @named(%id: i32, %n: i32) {
+  tlx.named_barrier %id, %n {threads = 128 : i32}
+  tlx.named_barrier %id, %n {arriveOnly, threads = 128 : i32}
+  tt.return
+}
+
 // ROUND-LABEL: tt.func @producer_consumer
 // ROUND: %[[FULL:.*]] = tlx.alloc_barriers arrive_count = 1 : <2>
 // ROUND: tlx.async_tasks {
@@ -69,15 +82,3 @@ tt.func @producer_consumer(%base: !tt.ptr<f16>, %n: i32, %stride: i64) {
   tt.return
 }
 
-// Named (hardware) barriers: the caller's thread count travels with the op.
-// ROUND-LABEL: tt.func @named
-// ROUND: tlx.named_barrier %{{.*}}, %{{.*}} {threads = 128 : i32}
-// ROUND: tlx.named_barrier %{{.*}}, %{{.*}} {arriveOnly, threads = 128 : i32}
-// CHECK-LABEL: tt.func @named
-// CHECK: tt.call @tpx_cpu_named_barrier(%{{.*}}, %{{.*}}, %c128_i32{{[_0-9]*}}, %c1_i32{{[_0-9]*}}, %c{{[0-9]+}}_i32{{[_0-9]*}})
-// CHECK: tt.call @tpx_cpu_named_barrier(%{{.*}}, %{{.*}}, %c128_i32{{[_0-9]*}}, %c0_i32{{[_0-9]*}}, %c{{[0-9]+}}_i32{{[_0-9]*}})
-tt.func @named(%id: i32, %n: i32) {
-  tlx.named_barrier %id, %n {threads = 128 : i32}
-  tlx.named_barrier %id, %n {arriveOnly, threads = 128 : i32}
-  tt.return
-}
