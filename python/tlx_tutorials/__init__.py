@@ -3,5 +3,9 @@ Hopper tutorials. Each module has the kernel and a host function that runs
 it on numpy arrays (the CPU) or torch tensors (CUDA).
 
 - gemm_pipelined: a software-pipelined GEMM, NUM_STAGES buffers filled by
-  async copies, async dots.
+  async copies, async dots (CPU and sm_90a);
+- gemm_ws: a warp-specialized, persistent GEMM: a TMA producer task feeding
+  the consumer through full/empty barriers (CPU);
+- attention_ws: a warp-specialized, pipelined flash-attention forward with
+  ping-pong consumer replicas, D=64/128, causal or not (CPU).
 """

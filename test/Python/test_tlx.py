@@ -27,7 +27,7 @@ import frontend_harness as h
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
-from tlx_tutorials import gemm_pipelined, gemm_ws  # noqa: E402
+from tlx_tutorials import attention_ws, gemm_pipelined, gemm_ws  # noqa: E402
 
 pytestmark = h.cpu_only("TLX kernels lower for the CPU target only so far")
 
@@ -201,6 +201,28 @@ def test_warp_specialized_tma_gemm(shape):
     ref = a.astype(np.float32) @ b.astype(np.float32)
     np.testing.assert_allclose(c.astype(np.float32), ref, atol=0.06,
                                rtol=0.01)
+
+
+def _attention_reference(q, k, v, causal):
+    q, k, v = (t.astype(np.float32) for t in (q, k, v))
+    s = q @ k.transpose(0, 2, 1) / np.sqrt(q.shape[-1])
+    if causal:
+        n = s.shape[-1]
+        s = np.where(np.tril(np.ones((n, n), bool)), s, -np.inf)
+    p = np.exp(s - s.max(-1, keepdims=True))
+    return (p / p.sum(-1, keepdims=True)) @ v
+
+
+@pytest.mark.parametrize("d", [64, 128])
+@pytest.mark.parametrize("causal", [False, True])
+def test_warp_specialized_pingpong_attention(d, causal):
+    rng = _rng()
+    q, k, v = (rng.standard_normal((2, 64, d)).astype(np.float16)
+               for _ in range(3))
+    o = attention_ws.attention(q, k, v, causal)
+    np.testing.assert_allclose(o.astype(np.float32),
+                               _attention_reference(q, k, v, causal),
+                               atol=2e-3, rtol=1e-2)
 
 
 @tpx.jit
