@@ -19,3 +19,17 @@ def empty(shape, like, dtype=None):
                            dtype=dtype or like.dtype)
     import numpy as np
     return np.empty(shape, dtype=dtype or like.dtype)
+
+
+def matmul_problem(a, b, config, hopper, cpu):
+    """(M, N, K, c, config) of a (M, K) @ b (K, N): checks the shapes,
+    allocates c like a, and picks `hopper` for CUDA tensors, `cpu`
+    otherwise, when no config is given."""
+    if a.shape[1] != b.shape[0]:
+        raise ValueError("incompatible shapes %s and %s" %
+                         (tuple(a.shape), tuple(b.shape)))
+    M, K = a.shape
+    N = b.shape[1]
+    if config is None:
+        config = hopper if is_torch(a) and a.is_cuda else cpu
+    return M, N, K, empty((M, N), a), config

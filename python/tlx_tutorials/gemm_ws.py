@@ -20,7 +20,7 @@ import tpx.language as tl
 import tpx.language.extra.tlx as tlx
 from tpx.tools.tensor_descriptor import TensorDescriptor
 
-from ._host import empty, strides
+from ._host import matmul_problem, strides
 
 
 @triton.jit
@@ -89,15 +89,8 @@ CPU_CONFIG = dict(BLOCK_SIZE_M=32, BLOCK_SIZE_N=32, BLOCK_SIZE_K=32,
 
 def matmul(a, b, config=None):
     """a (M, K) @ b (K, N) -> c (M, N) in a's dtype (both row-major)."""
-    if a.shape[1] != b.shape[0]:
-        raise ValueError("incompatible shapes %s and %s" %
-                         (tuple(a.shape), tuple(b.shape)))
-    M, K = a.shape
-    N = b.shape[1]
-    c = empty((M, N), a)
-    if config is None:
-        from ._host import is_torch
-        config = HOPPER_CONFIG if is_torch(a) and a.is_cuda else CPU_CONFIG
+    M, N, K, c, config = matmul_problem(a, b, config, HOPPER_CONFIG,
+                                        CPU_CONFIG)
     a_desc = TensorDescriptor.from_tensor(
         a, [config["BLOCK_SIZE_M"], config["BLOCK_SIZE_K"]])
     b_desc = TensorDescriptor.from_tensor(

@@ -73,12 +73,10 @@ struct LocalViewLowering : TLXPattern<LocalViewOp> {
   LogicalResult
   matchAndRewrite(LocalViewOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    int64_t stride = strides.get(op.getBuffers()).front();
-    Value offset = arith::MulIOp::create(rewriter, loc, adaptor.getIndex(),
-                                         getI32Constant(rewriter, loc, stride));
-    rewriter.replaceOpWithNewOp<tt::AddPtrOp>(
-        op, adaptor.getBuffers().getType(), adaptor.getBuffers(), offset);
+    rewriter.replaceOp(
+        op, getIndexedPointer(rewriter, op.getLoc(), adaptor.getBuffers(),
+                              adaptor.getIndex(),
+                              strides.get(op.getBuffers()).front()));
     return success();
   }
 };

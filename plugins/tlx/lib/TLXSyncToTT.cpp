@@ -112,12 +112,9 @@ struct BarrierViewLowering : TLXPattern<BarrierViewOp> {
   LogicalResult
   matchAndRewrite(BarrierViewOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value offset =
-        arith::MulIOp::create(rewriter, loc, adaptor.getIndex(),
-                              getI32Constant(rewriter, loc, kBarrierWords));
-    rewriter.replaceOpWithNewOp<tt::AddPtrOp>(
-        op, adaptor.getBarriers().getType(), adaptor.getBarriers(), offset);
+    rewriter.replaceOp(
+        op, getIndexedPointer(rewriter, op.getLoc(), adaptor.getBarriers(),
+                              adaptor.getIndex(), kBarrierWords));
     return success();
   }
 };
@@ -268,6 +265,5 @@ void tpx::tlx::populateSyncToTTPatterns(const TypeConverter &converter,
                AsyncDescriptorLoadLowering, AsyncDescriptorStoreLowering,
                EraseLowering<AsyncDescriptorStoreWaitOp>,
                EraseLowering<FenceAsyncSharedOp>, NamedBarrierLowering,
-               Clock64Lowering>(
-      converter, patterns.getContext(), strides);
+               Clock64Lowering>(converter, patterns.getContext(), strides);
 }

@@ -95,6 +95,14 @@ inline Value getI32Constant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(value));
 }
 
+/// `base + index * stride` elements (a view of buffer `index`).
+inline Value getIndexedPointer(OpBuilder &b, Location loc, Value base,
+                               Value index, int64_t stride) {
+  Value offset =
+      arith::MulIOp::create(b, loc, index, getI32Constant(b, loc, stride));
+  return tt::AddPtrOp::create(b, loc, base.getType(), base, offset);
+}
+
 inline Value getZeros(OpBuilder &b, Location loc, RankedTensorType type) {
   return arith::ConstantOp::create(
       b, loc,
