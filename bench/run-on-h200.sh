@@ -54,10 +54,10 @@ for step in "$@"; do
     grep -cE "ERROR SUMMARY: 0 errors" "$out/cuda-sanitizer-suite.txt"
     grep -E "ERROR SUMMARY: [1-9]" -B3 "$out/cuda-sanitizer-suite.txt" | head -40 ;;
   tlx)
-    # The TLX GEMM tutorials beside cuBLAS (bench/tlx_gemm.py).
+    # The TLX tutorials that run on the GPU beside torch (bench/tlx_bench.py).
     TPX_BUILD_DIR=$PWD/.device PYTHONPATH=$PWD/python \
-      python3 bench/tlx_gemm.py "$out/tlx-gemm.json" > "$out/tlx-gemm.txt" 2>&1
-    cat "$out/tlx-gemm.txt" ;;
+      python3 bench/tlx_bench.py "$out/tlx-bench.json" > "$out/tlx-bench.txt" 2>&1
+    cat "$out/tlx-bench.txt" ;;
   python)
     # Every test file in one of 8 groups, each a process with its own
     # compile cache, so the 16 cores compile in parallel.

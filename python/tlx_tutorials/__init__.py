@@ -6,6 +6,8 @@ it on numpy arrays (the CPU) or torch tensors (CUDA).
   async copies, async dots (CPU and sm_90a);
 - gemm_ws: a warp-specialized, persistent GEMM: a TMA producer task feeding
   the consumer through full/empty barriers (CPU);
+- attention_pipelined: a pipelined flash-attention forward, K^T through
+  local_trans (CPU and sm_90a);
 - attention_ws: a warp-specialized, pipelined flash-attention forward with
   ping-pong consumer replicas, D=64/128, causal or not (CPU).
 """

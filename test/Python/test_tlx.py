@@ -27,7 +27,8 @@ import frontend_harness as h
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
-from tlx_tutorials import attention_ws, gemm_pipelined, gemm_ws  # noqa: E402
+from tlx_tutorials import (attention_pipelined, attention_ws,  # noqa: E402
+                           gemm_pipelined, gemm_ws)
 
 pytestmark = h.cpu_only("TLX kernels lower for the CPU target only so far")
 
@@ -220,6 +221,18 @@ def test_warp_specialized_pingpong_attention(d, causal):
     q, k, v = (rng.standard_normal((2, 64, d)).astype(np.float16)
                for _ in range(3))
     o = attention_ws.attention(q, k, v, causal)
+    np.testing.assert_allclose(o.astype(np.float32),
+                               _attention_reference(q, k, v, causal),
+                               atol=2e-3, rtol=1e-2)
+
+
+@pytest.mark.parametrize("d", [64, 128])
+@pytest.mark.parametrize("causal", [False, True])
+def test_pipelined_attention(d, causal):
+    rng = _rng()
+    q, k, v = (rng.standard_normal((2, 64, d)).astype(np.float16)
+               for _ in range(3))
+    o = attention_pipelined.attention(q, k, v, causal)
     np.testing.assert_allclose(o.astype(np.float32),
                                _attention_reference(q, k, v, causal),
                                atol=2e-3, rtol=1e-2)

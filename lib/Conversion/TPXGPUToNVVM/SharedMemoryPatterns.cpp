@@ -268,6 +268,19 @@ struct MemDescIndexLowering
   }
 };
 
+/// The same address: the result's type already describes the bytes with
+/// the dimensions swapped.
+struct MemDescTransLowering
+    : public OpConversionPattern<tpxgpu::MemDescTransOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tpxgpu::MemDescTransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
 struct MemDescSubviewLowering
     : public OpConversionPattern<tpxgpu::MemDescSubviewOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -332,8 +345,8 @@ struct LocalDeallocLowering
 
 void gpu_lowering::populateSharedMemoryPatterns(TensorTypeConverter &converter,
                                                 RewritePatternSet &patterns) {
-  patterns
-      .add<LocalAllocLowering, LocalStoreLowering, LocalLoadLowering,
-           MemDescIndexLowering, MemDescSubviewLowering, LocalDeallocLowering>(
-          converter, patterns.getContext());
+  patterns.add<LocalAllocLowering, LocalStoreLowering, LocalLoadLowering,
+               MemDescIndexLowering, MemDescTransLowering,
+               MemDescSubviewLowering, LocalDeallocLowering>(
+      converter, patterns.getContext());
 }

@@ -74,9 +74,17 @@ std::string tpx::tlx::getUnsupportedReason(Operation *op) {
     return alloc.getReuse() ? "a local_alloc with `reuse` (buffers aliasing "
                               "another allocation)"
                             : "";
-  if (isa<LocalTransOp>(op))
-    return "a transposed buffer view (tpxgpu has no transposed memdesc view "
-           "yet)";
+  if (auto trans = dyn_cast<LocalTransOp>(op)) {
+    // A K-contiguous buffer read as a dot's B (attention's K^T): the
+    // allocation gets an nvmma layout and the view is a memdesc_trans.
+    bool onlyB =
+        !trans.getResult().use_empty() && getAllocation(trans.getSrc());
+    for (OpOperand &use : trans.getResult().getUses())
+      onlyB &= isa<AsyncDotOp>(use.getOwner()) && use.getOperandNumber() == 1;
+    return onlyB ? ""
+                 : "a transposed buffer view used other than as an "
+                   "async_dot's B operand";
+  }
   if (isa<LocalReinterpretOp>(op))
     return "a reinterpreted buffer view";
   if (!isa<LocalAllocOp, LocalViewOp, LocalSliceOp, LocalLoadOp, LocalStoreOp,
@@ -110,9 +118,12 @@ std::string tpx::tlx::getUnsupportedReason(Operation *op) {
     if (bType.getShape()[0] % kInstrK != 0)
       return "an async_dot whose K is not a multiple of 16";
     // wgmma's descriptors address whole tiles of one allocation.
-    for (Value operand : {dot.getA(), dot.getB()})
+    for (Value operand : {dot.getA(), dot.getB()}) {
+      if (auto trans = operand.getDefiningOp<LocalTransOp>())
+        operand = trans.getSrc();
       if (isa<BufferType>(operand.getType()) && !getAllocation(operand))
         return "an async_dot on a buffer slice (wgmma reads whole buffers)";
+    }
     return "";
   }
   return "";
@@ -225,6 +236,22 @@ chooseSharedLayouts(ModuleOp module, unsigned numWarps) {
                                                /*transposed=*/false, bytes * 8),
               "A");
     }
+    if (auto trans = dot.getB().getDefiningOp<LocalTransOp>()) {
+      // B = X^T for an NxK buffer X, K contiguous: X is laid out like an A
+      // operand and B read K-major through the transposed view.
+      unsigned swizzle = chooseSwizzle(bType.getShape()[0] * bytes);
+      if (!swizzle) {
+        dot.emitError("tlx-lower-to-tpxgpu: B's K extent is narrower than "
+                      "wgmma's smallest (32-byte) swizzle");
+        failed = true;
+        return;
+      }
+      require(dot, trans.getSrc(),
+              tg::NvmmaSharedEncodingAttr::get(dot.getContext(), swizzle,
+                                               /*transposed=*/false, bytes * 8),
+              "B (transposed)");
+      return;
+    }
     unsigned swizzle = chooseSwizzle(mma.getInstrShape()[1] * bytes);
     if (!swizzle) {
       dot.emitError("tlx-lower-to-tpxgpu: B's N extent per warp group is "
@@ -280,6 +307,7 @@ private:
   LogicalResult lower(LocalAllocOp op, OpBuilder &b);
   LogicalResult lower(LocalViewOp op, OpBuilder &b);
   LogicalResult lower(LocalSliceOp op, OpBuilder &b);
+  LogicalResult lower(LocalTransOp op, OpBuilder &b);
   LogicalResult lower(LocalLoadOp op, OpBuilder &b);
   LogicalResult lower(LocalStoreOp op, OpBuilder &b);
   LogicalResult lower(AsyncLoadOp op, OpBuilder &b);
@@ -374,6 +402,33 @@ LogicalResult Lowering::lower(LocalSliceOp op, OpBuilder &b) {
   map.map(op.getResult(),
           tg::MemDescSubviewOp::create(b, op.getLoc(), type, src, ValueRange(),
                                        op.getOffsets()));
+  return success();
+}
+
+/// The same bytes with the tile's dimensions swapped (an nvmma layout, as
+/// chooseSharedLayouts gives a buffer read through local_trans).
+LogicalResult Lowering::lower(LocalTransOp op, OpBuilder &b) {
+  Value src = map.lookup(op.getSrc());
+  auto srcType = cast<tg::MemDescType>(src.getType());
+  auto nvmma = dyn_cast<tg::NvmmaSharedEncodingAttr>(srcType.getEncoding());
+  if (!nvmma || srcType.getRank() != 2)
+    return op.emitError("tlx-lower-to-tpxgpu: local_trans needs a 2-D "
+                        "buffer in an nvmma layout (one read as a dot "
+                        "operand), got ")
+           << Type(srcType);
+  auto swap = [](ArrayRef<int64_t> shape) {
+    SmallVector<int64_t> swapped(shape);
+    std::swap(swapped[swapped.size() - 2], swapped.back());
+    return swapped;
+  };
+  auto layout = tg::NvmmaSharedEncodingAttr::get(
+      op.getContext(), nvmma.getSwizzlingByteWidth(), !nvmma.getTransposed(),
+      nvmma.getElementBitWidth());
+  auto type = tg::MemDescType::get(
+      swap(srcType.getShape()), srcType.getElementType(), layout,
+      srcType.getMutableMemory(), swap(srcType.getAllocShape()));
+  map.map(op.getResult(),
+          tg::MemDescTransOp::create(b, op.getLoc(), type, src));
   return success();
 }
 
@@ -564,8 +619,8 @@ LogicalResult Lowering::run(Operation *root) {
     b.setInsertionPoint(op);
     LogicalResult result =
         llvm::TypeSwitch<Operation *, LogicalResult>(op)
-            .Case<LocalAllocOp, LocalViewOp, LocalSliceOp, LocalLoadOp,
-                  LocalStoreOp, AsyncLoadOp, AsyncCommitGroupOp,
+            .Case<LocalAllocOp, LocalViewOp, LocalSliceOp, LocalTransOp,
+                  LocalLoadOp, LocalStoreOp, AsyncLoadOp, AsyncCommitGroupOp,
                   AsyncWaitGroupOp, AsyncDotOp, AsyncDotWaitOp,
                   FenceAsyncSharedOp>(
                 [&](auto tlxOp) { return lower(tlxOp, b); })
@@ -691,6 +746,10 @@ static Operation *getRoot(Value memdesc) {
     }
     if (auto view = dyn_cast<tg::MemDescSubviewOp>(def)) {
       memdesc = view.getSrc();
+      continue;
+    }
+    if (auto trans = dyn_cast<tg::MemDescTransOp>(def)) {
+      memdesc = trans.getSrc();
       continue;
     }
     return nullptr;

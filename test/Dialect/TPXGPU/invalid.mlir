@@ -606,3 +606,19 @@ tt.func @wgmma_mixed_types(%a: !tpxgpu.memdesc<64x64xf16, #nvmma>, %b: !tpxgpu.m
   %0 = tpxgpu.warp_group_dot %a, %b, %c : !tpxgpu.memdesc<64x64xf16, #nvmma>, !tpxgpu.memdesc<64x64xbf16, #nvmma> -> tensor<64x64xf32, #mma>
   tt.return
 }
+
+// -----
+
+tt.func @memdesc_trans_swizzled(%m: !tpxgpu.memdesc<64x32xf16, #tpxgpu.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>>) {
+  // expected-error @+1 {{transposes a 2-D view of an nvmma_shared buffer}}
+  %t = tpxgpu.memdesc_trans %m : !tpxgpu.memdesc<64x32xf16, #tpxgpu.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>> -> !tpxgpu.memdesc<32x64xf16, #tpxgpu.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>>
+  tt.return
+}
+
+// -----
+
+tt.func @memdesc_trans_flag(%m: !tpxgpu.memdesc<64x32xf16, #tpxgpu.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>>) {
+  // expected-error @+1 {{the source's last two dimensions swapped and its layout's `transposed` flipped}}
+  %t = tpxgpu.memdesc_trans %m : !tpxgpu.memdesc<64x32xf16, #tpxgpu.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>> -> !tpxgpu.memdesc<32x64xf16, #tpxgpu.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>>
+  tt.return
+}

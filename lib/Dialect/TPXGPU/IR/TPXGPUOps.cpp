@@ -51,9 +51,9 @@ LogicalResult tpx::tpxgpu::detail::verifyMutable(Operation *op,
                                                  MemDescType buffer,
                                                  StringRef what) {
   if (!buffer.getMutableMemory())
-    return op->emitOpError() << "cannot write into an immutable buffer ("
-                             << what << " is " << Type(buffer)
-                             << "; allocate it `mutable`)";
+    return op->emitOpError()
+           << "cannot write into an immutable buffer (" << what << " is "
+           << Type(buffer) << "; allocate it `mutable`)";
   return success();
 }
 
@@ -152,8 +152,8 @@ LogicalResult LocalAllocOp::verify() {
                               "to it)";
     return success();
   }
-  if (failed(verifyDistributedTensor(*this, getSrc().getType(),
-                                     "initial value")))
+  if (failed(
+          verifyDistributedTensor(*this, getSrc().getType(), "initial value")))
     return failure();
   return verifyTensorMatchesBuffer(*this, getSrc().getType(), buffer,
                                    "initial value", "buffer");
@@ -164,7 +164,7 @@ LogicalResult LocalDeallocOp::verify() {
   MemDescType buffer = getSrc().getType();
   Operation *def = getSrc().getDefiningOp();
   if (buffer.getAllocShape() != buffer.getShape() ||
-      isa_and_nonnull<MemDescIndexOp, MemDescSubviewOp>(def))
+      isa_and_nonnull<MemDescIndexOp, MemDescSubviewOp, MemDescTransOp>(def))
     return emitOpError() << "frees a whole allocation, but its operand is a "
                             "view of one ("
                          << Type(buffer) << "); free the local_alloc result";
@@ -189,6 +189,34 @@ LogicalResult MemDescIndexOp::verify() {
     return emitOpError() << "result type must be " << Type(expected)
                          << " (the source without its leading dimension), "
                             "got "
+                         << Type(getType());
+  return success();
+}
+
+/// `shape` with its last two dimensions swapped.
+static SmallVector<int64_t> swapLastTwo(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> swapped(shape);
+  std::swap(swapped[swapped.size() - 2], swapped.back());
+  return swapped;
+}
+
+LogicalResult MemDescTransOp::verify() {
+  MemDescType src = getSrc().getType();
+  auto nvmma = dyn_cast<NvmmaSharedEncodingAttr>(src.getEncoding());
+  if (!nvmma || src.getRank() != 2)
+    return emitOpError() << "transposes a 2-D view of an nvmma_shared "
+                            "buffer, got "
+                         << Type(src);
+  auto layout = NvmmaSharedEncodingAttr::get(
+      getContext(), nvmma.getSwizzlingByteWidth(), !nvmma.getTransposed(),
+      nvmma.getElementBitWidth());
+  auto expected = MemDescType::get(
+      swapLastTwo(src.getShape()), src.getElementType(), layout,
+      src.getMutableMemory(), swapLastTwo(src.getAllocShape()));
+  if (getType() != expected)
+    return emitOpError() << "result type must be " << Type(expected)
+                         << " (the source's last two dimensions swapped and "
+                            "its layout's `transposed` flipped), got "
                          << Type(getType());
   return success();
 }
@@ -218,8 +246,8 @@ LogicalResult MemDescSubviewOp::verify() {
   for (unsigned dim = 0; dim < src.getRank(); ++dim) {
     int64_t offset = ShapedType::isDynamic(offsets[dim]) ? 0 : offsets[dim];
     if (offset < 0)
-      return emitOpError() << "offset " << offset << " along dimension "
-                           << dim << " is negative";
+      return emitOpError() << "offset " << offset << " along dimension " << dim
+                           << " is negative";
     if (offset + result.getShape()[dim] > src.getShape()[dim])
       return emitOpError() << "window [" << offset << ", "
                            << offset + result.getShape()[dim]

@@ -102,6 +102,24 @@ def TPXGPU_MemDescIndexOp : TPXGPU_Op<"memdesc_index", [Pure]> {
   }];
 }
 
+def TPXGPU_MemDescTransOp : TPXGPU_Op<"memdesc_trans", [Pure]> {
+  let summary = "the same nvmma_shared bytes seen with the two tile dimensions swapped";
+  let description = [{
+    `%t = tpxgpu.memdesc_trans %m : !tpxgpu.memdesc<64x128xf16, #nvmma> -> !tpxgpu.memdesc<128x64xf16, #nvmma_t>`
+    swaps the last two dimensions of the shape and of the alloc shape and
+    flips the layout's `transposed` flag: element (i, j) of the result is
+    element (j, i) of the source, at the same address (an nvmma_shared
+    layout is defined by which dimension is contiguous). A K-contiguous
+    buffer read as a wgmma B operand (attention's K^T) is such a view.
+  }];
+  let arguments = (ins TPXGPU_MemDescType:$src);
+  let results = (outs TPXGPU_MemDescType:$result);
+  let assemblyFormat = [{
+    $src attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def TPXGPU_MemDescSubviewOp : TPXGPU_Op<"memdesc_subview", [Pure]> {
   let summary = "a rectangular window of a memdesc at static or dynamic offsets";
   let description = [{

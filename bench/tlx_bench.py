@@ -1,8 +1,9 @@
-"""TLX GEMM tutorials on the GPU beside cuBLAS (torch.matmul), in one
-process: correctness against torch and TFLOP/s from CUDA-event timing
-(median of 20 runs after warm-up).
+"""The TLX tutorials that run on the GPU, beside torch in one process:
+the pipelined GEMM against cuBLAS (torch.matmul), the pipelined flash
+attention against torch's flash SDPA. Correctness against torch and
+TFLOP/s from CUDA-event timing (median of 20 runs after warm-up).
 
-    TPX_BUILD_DIR=.device PYTHONPATH=python python3 bench/tlx_gemm.py OUT.json
+    TPX_BUILD_DIR=.device PYTHONPATH=python python3 bench/tlx_bench.py OUT.json
 """
 
 import json
@@ -13,7 +14,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
 
-from tlx_tutorials import gemm_pipelined  # noqa: E402
+from tlx_tutorials import attention_pipelined, gemm_pipelined  # noqa: E402
 
 
 def time_ms(fn, reps=20):
@@ -63,10 +64,41 @@ def main(out):
                     row["error"] = "%s: %s" % (type(e).__name__, e)
                 print(json.dumps(row), flush=True)
                 rows.append(row)
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    heads = 32
+    for d, seq in ((64, 1024), (128, 4096), (64, 8192), (128, 8192)):
+        for causal in (False, True):
+            q, k, v = (torch.randn(1, heads, seq, d, device="cuda",
+                                   dtype=torch.bfloat16) for _ in range(3))
+            q3, k3, v3 = (t.view(heads, seq, d) for t in (q, k, v))
+
+            def sdpa():
+                with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+                    return torch.nn.functional.scaled_dot_product_attention(
+                        q, k, v, is_causal=causal)
+            ref = sdpa().view(heads, seq, d)
+            flops = 4 * heads * seq * seq * d / 1e12 / (2 if causal else 1)
+            torch_ms = time_ms(sdpa)
+            row = dict(kernel="attention_pipelined", d=d, seq=seq,
+                       causal=causal, torch_tflops=flops / torch_ms * 1e3)
+            try:
+                o = attention_pipelined.attention(q3, k3, v3, causal)
+                err = (o.float() - ref.float()).abs().max().item()
+                row["max_abs_err"] = err
+                row["correct"] = err < 2e-2
+                ms = time_ms(lambda: attention_pipelined.attention(
+                    q3, k3, v3, causal))
+                row["tpx_tflops"] = flops / ms * 1e3
+                row["tpx_over_torch"] = row["tpx_tflops"] / \
+                    row["torch_tflops"]
+            except Exception as e:  # noqa: BLE001 - reported
+                row["error"] = "%s: %s" % (type(e).__name__, e)
+            print(json.dumps(row), flush=True)
+            rows.append(row)
     with open(out, "w") as f:
         json.dump(dict(machine=torch.cuda.get_device_name(), rows=rows), f,
                   indent=1)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "/tmp/tlx-gemm.json")
+    main(sys.argv[1] if len(sys.argv) > 1 else "/tmp/tlx-bench.json")
