@@ -2,6 +2,8 @@
 #ifndef TPX_TLX_TLXLOWERTOTPXGPU_H
 #define TPX_TLX_TLXLOWERTOTPXGPU_H
 
+#include "tpx/Dialect/TT/IR/TTOps.h"
+
 #include "mlir/IR/BuiltinOps.h"
 
 #include <string>
@@ -13,6 +15,10 @@ namespace tpx::tlx {
 /// barriers and proxy fences TLX leaves to the compiler. Emits a diagnostic
 /// naming the op and fails on anything not lowered yet.
 mlir::LogicalResult lowerToTPXGPU(mlir::ModuleOp module);
+
+/// Places the barriers and proxy fences between the shared-memory accesses
+/// of `func` that tlx-lower-to-tpxgpu produced (TLXPlaceBarriers.cpp).
+void placeBarriers(tpx::tt::FuncOp func);
 
 /// Why tlx-lower-to-tpxgpu cannot take `op` (a tlx op), or empty. The same
 /// check the pass reports as an error.
