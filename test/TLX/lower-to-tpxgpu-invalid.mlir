@@ -54,8 +54,9 @@ tt.func @f32_dot() {
   %bufs = tlx.local_alloc : !tlx.buffer<2x64x64xf32>
   %a = tlx.local_view %bufs[%c0] : !tlx.buffer<2x64x64xf32> -> !tlx.buffer<64x64xf32>
   %acc = arith.constant dense<0.0> : tensor<64x64xf32>
-  // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: 'tlx.async_dot' is not lowered for NVIDIA GPUs yet: an async_dot of these element types (wgmma is lowered for f16 and bf16 operands with an f32 accumulator)
-  %d = tlx.async_dot %a, %a, %acc : !tlx.buffer<64x64xf32>, !tlx.buffer<64x64xf32> -> tensor<64x64xf32>
+  // An ieee f32 dot has no wgmma form (tf32 has, see below).
+  // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: 'tlx.async_dot' is not lowered for NVIDIA GPUs yet: an async_dot of these element types (wgmma is lowered for f16/bf16, tf32
+  %d = tlx.async_dot %a, %a, %acc {inputPrecision = 2 : i32} : !tlx.buffer<64x64xf32>, !tlx.buffer<64x64xf32> -> tensor<64x64xf32>
   tt.return
 }
 
@@ -104,5 +105,18 @@ tt.func @dot_on_slice() {
 tt.func @mbarriers() {
   // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: 'tlx.alloc_barriers' is not lowered for NVIDIA GPUs yet: the SIMT path has no lowering of this op
   %b = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<2>
+  tt.return
+}
+// -----
+
+tt.func @tf32_mn_major_b() {
+  %c0 = arith.constant 0 : i32
+  %abufs = tlx.local_alloc : !tlx.buffer<1x64x32xf32>
+  %bbufs = tlx.local_alloc : !tlx.buffer<1x32x64xf32>
+  %a = tlx.local_view %abufs[%c0] : !tlx.buffer<1x64x32xf32> -> !tlx.buffer<64x32xf32>
+  %b = tlx.local_view %bbufs[%c0] : !tlx.buffer<1x32x64xf32> -> !tlx.buffer<32x64xf32>
+  %acc = arith.constant dense<0.0> : tensor<64x64xf32>
+  // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: 'tlx.async_dot' is not lowered for NVIDIA GPUs yet: an async_dot of 32- or 8-bit operands whose B is not K-major
+  %d = tlx.async_dot %a, %b, %acc : !tlx.buffer<64x32xf32>, !tlx.buffer<32x64xf32> -> tensor<64x64xf32>
   tt.return
 }

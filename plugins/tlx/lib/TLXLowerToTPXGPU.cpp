@@ -48,10 +48,21 @@ using namespace tpx;
 using namespace tpx::tlx;
 namespace tg = tpx::tpxgpu;
 
-namespace {
-/// wgmma's instruction K for 16-bit operands.
-constexpr int64_t kInstrK = 16;
-} // namespace
+/// The element type of a dot operand (a buffer or a tensor).
+static Type getOperandElementType(Value operand) {
+  if (auto buffer = dyn_cast<BufferType>(operand.getType()))
+    return buffer.getElementType();
+  return cast<RankedTensorType>(operand.getType()).getElementType();
+}
+
+/// The K of one wgmma instruction for `dot` (16 for 16-bit operands, 8 for
+/// tf32, 32 for fp8 and int8), or 0 when wgmma has no form for its types.
+static int64_t getInstrK(AsyncDotOp dot) {
+  return tg::getWarpGroupDotInstrK(
+      getOperandElementType(dot.getA()), getOperandElementType(dot.getB()),
+      cast<RankedTensorType>(dot.getC().getType()).getElementType(),
+      dot.getInputPrecision());
+}
 
 //===----------------------------------------------------------------------===//
 // What is lowered
@@ -111,12 +122,20 @@ std::string tpx::tlx::getUnsupportedReason(Operation *op) {
              "memory: store it into a buffer)";
     auto bType = cast<BufferType>(dot.getB().getType());
     Type element = bType.getElementType();
-    auto acc = cast<RankedTensorType>(dot.getC().getType());
-    if (!(element.isF16() || element.isBF16()) || !acc.getElementType().isF32())
+    int64_t instrK = getInstrK(dot);
+    if (!instrK)
       return "an async_dot of these element types (wgmma is lowered for "
-             "f16 and bf16 operands with an f32 accumulator)";
-    if (bType.getShape()[0] % kInstrK != 0)
-      return "an async_dot whose K is not a multiple of 16";
+             "f16/bf16, tf32 (f32 with input_precision tf32) and fp8 "
+             "operands with an f32 accumulator, and int8 with an i32 one)";
+    // Only 16-bit wgmma reads an MN-major B (a KxN buffer, N contiguous).
+    if (!element.isF16() && !element.isBF16() &&
+        !dot.getB().getDefiningOp<LocalTransOp>())
+      return "an async_dot of 32- or 8-bit operands whose B is not K-major "
+             "(wgmma reads them K-major only: store B as NxK and pass "
+             "tlx.local_trans of it)";
+    if (bType.getShape()[0] % instrK != 0)
+      return "an async_dot whose K is not a multiple of wgmma's " +
+             std::to_string(instrK);
     // wgmma's descriptors address whole tiles of one allocation.
     for (Value operand : {dot.getA(), dot.getB()}) {
       if (auto trans = operand.getDefiningOp<LocalTransOp>())
@@ -182,7 +201,8 @@ static tg::NvidiaMmaEncodingAttr getDotLayout(AsyncDotOp dot,
                                               unsigned numWarps) {
   auto acc = cast<RankedTensorType>(dot.getC().getType());
   return tg::chooseWarpGroupDotLayout(dot.getContext(), acc.getShape()[0],
-                                      acc.getShape()[1], kInstrK, numWarps);
+                                      acc.getShape()[1], getInstrK(dot),
+                                      numWarps);
 }
 
 /// The shared layout of every allocation, from how its buffers are used.
