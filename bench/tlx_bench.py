@@ -34,6 +34,21 @@ def time_ms(fn, reps=20):
     return times[len(times) // 2]
 
 
+def measure(row, run, ref, flops, tol):
+    """Runs `run`, checks it against `ref` (max abs difference under
+    `tol`), times it; fills `row` (the error instead, if anything raises)."""
+    try:
+        err = (run().float() - ref.float()).abs().max().item()
+        row["max_abs_err"] = err
+        row["correct"] = err < tol
+        row["tpx_tflops"] = flops / time_ms(run) * 1e3
+        row["tpx_over_torch"] = row["tpx_tflops"] / row["torch_tflops"]
+    except Exception as e:  # noqa: BLE001 - reported
+        row["error"] = "%s: %s" % (type(e).__name__, e)
+    print(json.dumps(row), flush=True)
+    return row
+
+
 def main(out):
     rows = []
     configs = [("128x256x64 8 warps", gemm_pipelined.HOPPER_CONFIG),
@@ -51,19 +66,9 @@ def main(out):
                 row = dict(kernel="gemm_pipelined", config=name,
                            dtype=str(dtype), size=size,
                            torch_tflops=flops / torch_ms * 1e3)
-                try:
-                    c = gemm_pipelined.matmul(a, b, config)
-                    err = (c.float() - ref.float()).abs().max().item()
-                    row["max_abs_err"] = err
-                    row["correct"] = err < 1.0
-                    ms = time_ms(lambda: gemm_pipelined.matmul(a, b, config))
-                    row["tpx_tflops"] = flops / ms * 1e3
-                    row["tpx_over_torch"] = row["tpx_tflops"] / \
-                        row["torch_tflops"]
-                except Exception as e:  # noqa: BLE001 - reported
-                    row["error"] = "%s: %s" % (type(e).__name__, e)
-                print(json.dumps(row), flush=True)
-                rows.append(row)
+                rows.append(measure(
+                    row, lambda: gemm_pipelined.matmul(a, b, config), ref,
+                    flops, 1.0))
     from torch.nn.attention import SDPBackend, sdpa_kernel
     heads = 32
     for d, seq in ((64, 1024), (128, 4096), (64, 8192), (128, 8192)):
@@ -81,20 +86,9 @@ def main(out):
             torch_ms = time_ms(sdpa)
             row = dict(kernel="attention_pipelined", d=d, seq=seq,
                        causal=causal, torch_tflops=flops / torch_ms * 1e3)
-            try:
-                o = attention_pipelined.attention(q3, k3, v3, causal)
-                err = (o.float() - ref.float()).abs().max().item()
-                row["max_abs_err"] = err
-                row["correct"] = err < 2e-2
-                ms = time_ms(lambda: attention_pipelined.attention(
-                    q3, k3, v3, causal))
-                row["tpx_tflops"] = flops / ms * 1e3
-                row["tpx_over_torch"] = row["tpx_tflops"] / \
-                    row["torch_tflops"]
-            except Exception as e:  # noqa: BLE001 - reported
-                row["error"] = "%s: %s" % (type(e).__name__, e)
-            print(json.dumps(row), flush=True)
-            rows.append(row)
+            rows.append(measure(
+                row, lambda: attention_pipelined.attention(q3, k3, v3, causal),
+                ref, flops, 2e-2))
     with open(out, "w") as f:
         json.dump(dict(machine=torch.cuda.get_device_name(), rows=rows), f,
                   indent=1)

@@ -14,6 +14,7 @@ import tpx as triton
 import tpx.language as tl
 import tpx.language.extra.tlx as tlx
 
+from ._attention import online_softmax_step
 from ._host import empty, is_torch
 
 
@@ -57,14 +58,9 @@ def attention_fwd_pipelined(Q, K, V, O, sm_scale, N_CTX,
         if CAUSAL:
             qk = tl.where(offs_m[:, None] >= (j * BLOCK_N + offs_n)[None, :],
                           qk, -1.0e6)
-        m_new = tl.maximum(m_i, tl.max(qk, 1))
-        p = tl.math.exp2(qk - m_new[:, None])
-        alpha = tl.math.exp2(m_i - m_new)
-        l_i = l_i * alpha + tl.sum(p, 1)
-        acc = acc * alpha[:, None]
+        p, m_i, l_i, acc = online_softmax_step(qk, m_i, l_i, acc)
         acc = tlx.async_dot(p.to(tlx.dtype_of(V)), v_bufs[s], acc)
         acc = tlx.async_dot_wait(0, acc)
-        m_i = m_new
         # Block j + NUM_STAGES - 1 goes where block j - 1 was.
         nxt = j + NUM_STAGES - 1
         ok = nxt < num_blocks

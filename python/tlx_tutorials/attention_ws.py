@@ -23,6 +23,7 @@ import tpx.language as tl
 import tpx.language.extra.tlx as tlx
 from tpx.tools.tensor_descriptor import TensorDescriptor
 
+from ._attention import online_softmax_step
 from ._host import empty, is_torch
 
 
@@ -88,16 +89,11 @@ def attention_fwd_ws(q_desc, k_desc, v_desc, o_ptr, sm_scale, N_CTX,
                     offs_n = j * BLOCK_N + tl.arange(0, BLOCK_N)
                     qk = tl.where(offs_m[:, None] >= offs_n[None, :], qk,
                                   -1.0e6)
-                m_new = tl.maximum(m_i, tl.max(qk, 1))
-                p = tl.math.exp2(qk - m_new[:, None])
-                alpha = tl.math.exp2(m_i - m_new)
-                l_i = l_i * alpha + tl.sum(p, 1)
-                acc = acc * alpha[:, None]
+                p, m_i, l_i, acc = online_softmax_step(qk, m_i, l_i, acc)
                 acc = tlx.async_dot(p.to(tlx.dtype_of(v_desc)), v_bufs[s],
                                     acc)
                 acc = tlx.async_dot_wait(0, acc)
                 tlx.barrier_arrive(kv_empty[s])
-                m_i = m_new
             out = acc / l_i[:, None]
             rows = head * N_CTX + offs_m
             o_ptrs = o_ptr + rows[:, None] * D + tl.arange(0, D)[None, :]
