@@ -19,6 +19,9 @@ llvm::json::Value Artifact::metadataToJSON() const {
   llvm::json::Array stageNames;
   for (const StageText &stage : stages)
     stageNames.push_back(stage.stage);
+  llvm::json::Array maps;
+  for (const TensorMapParam &map : tensorMaps)
+    maps.push_back(map.toJSON());
   return llvm::json::Object{
       {"target", target},
       {"signature", signature.toJSON()},
@@ -27,6 +30,7 @@ llvm::json::Value Artifact::metadataToJSON() const {
       {"shared_memory", sharedMemory},
       {"block_threads", blockThreads},
       {"entry_point", entryPoint},
+      {"tensor_maps", std::move(maps)},
       {"num_regs", numRegs},
       {"num_spills", numSpills},
       {"binary_sha256", sha256Hex(binary)},
@@ -73,6 +77,15 @@ llvm::Expected<Artifact> Artifact::fromParts(llvm::StringRef metadataJSON,
       static_cast<int>(object->getInteger("num_regs").value_or(-1));
   artifact.numSpills =
       static_cast<int>(object->getInteger("num_spills").value_or(-1));
+  // Absent in metadata written before TMA: no tensor maps.
+  if (const llvm::json::Array *maps = object->getArray("tensor_maps")) {
+    for (const llvm::json::Value &map : *maps) {
+      auto param = TensorMapParam::fromJSON(map);
+      if (!param)
+        return param.takeError();
+      artifact.tensorMaps.push_back(std::move(*param));
+    }
+  }
   artifact.binary = std::move(binary);
   if (auto name = object->getString("pipeline"))
     artifact.pipeline = name->str();

@@ -91,6 +91,11 @@ static llvm::Error bind(void *library, DriverAPI &api) {
   lookup(api.cuMemFree, "cuMemFree_v2");
   lookup(api.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
   lookup(api.cuMemcpyDtoH, "cuMemcpyDtoH_v2");
+  // Only TMA kernels need it (CUDA 12 drivers and later): a missing one is
+  // reported where a tensor map is built (TensorMapEncoding.cpp).
+  api.cuTensorMapEncodeTiled =
+      reinterpret_cast<decltype(api.cuTensorMapEncodeTiled)>(
+          dlsym(library, "cuTensorMapEncodeTiled"));
   return error;
 }
 

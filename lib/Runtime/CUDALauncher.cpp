@@ -1,6 +1,7 @@
 //===- CUDALauncher.cpp - host buffers in, one launch, buffers out --------===//
 #include "tpx/Runtime/CUDALauncher.h"
 #include "tpx/Runtime/CUDADriver.h"
+#include "tpx/Runtime/TensorMapEncoding.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -104,6 +105,24 @@ llvm::Error tpx::launchOnCUDA(const Artifact &artifact,
       return error;
     slots[i] = buffers.pointers[i];
   }
+
+  // The TMA tensor maps follow the kernel's own arguments.
+  std::vector<int64_t> values(args.size());
+  for (auto [i, arg] : llvm::enumerate(args))
+    values[i] = arg.kind == LaunchArgument::Kind::Buffer
+                    ? static_cast<int64_t>(slots[i])
+                    : arg.intValue;
+  std::vector<TensorMap> maps;
+  for (const TensorMapParam &param : artifact.tensorMaps) {
+    auto map = encodeTensorMap(api, param, values,
+                               "kernel '" + artifact.signature.kernelName +
+                                   "'");
+    if (!map)
+      return map.takeError();
+    maps.push_back(*map);
+  }
+  for (TensorMap &map : maps)
+    params.push_back(map.bytes.data());
 
   if (uint64_t(grid[0]) * grid[1] * grid[2] == 0)
     return llvm::Error::success();

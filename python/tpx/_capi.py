@@ -175,6 +175,13 @@ _PROTOTYPES = {
         ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t,
         ctypes.POINTER(TpxKeywordArg), ctypes.c_size_t, ctypes.c_char_p,
         ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p]),
+    "tpxTensorMapPlanCreate": (_status, [
+        ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p]),
+    "tpxTensorMapPlanDestroy": (None, [ctypes.c_void_p]),
+    "tpxTensorMapPlanCount": (ctypes.c_size_t, [ctypes.c_void_p]),
+    "tpxTensorMapPlanEncode": (_status, [
+        ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p,
+        ctypes.c_void_p]),
     # TpxCompileOptions is declared by its users (tests, tools).
     "tpxCompileString": (_status, [
         ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p,

@@ -3,6 +3,7 @@
 #define TPX_COMPILER_ARTIFACT_H
 
 #include "tpx/Compiler/KernelSignature.h"
+#include "tpx/Compiler/TensorMapParam.h"
 #include "tpx/Pipeline/StageText.h"
 
 #include <string>
@@ -30,6 +31,9 @@ struct Artifact {
   /// override directory).
   int numRegs = 0;
   int numSpills = 0;
+  /// Kernel parameters after the signature's arguments that the launcher
+  /// fills with TMA tensor maps built from those arguments (NVIDIA).
+  std::vector<TensorMapParam> tensorMaps;
   /// The object file / cubin / hsaco.
   std::string binary;
   /// The IR after each stage that produces text, in pipeline order: `ttir`,

@@ -53,6 +53,15 @@ struct DriverAPI {
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
   CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
+  /// Null with a driver older than CUDA 12 (no TMA).
+  CUresult (*cuTensorMapEncodeTiled)(void *tensorMap, int dataType,
+                                     uint32_t rank, void *globalAddress,
+                                     const uint64_t *globalDim,
+                                     const uint64_t *globalStrides,
+                                     const uint32_t *boxDim,
+                                     const uint32_t *elementStrides,
+                                     int interleave, int swizzle,
+                                     int l2Promotion, int oobFill);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
 

@@ -9,6 +9,7 @@
 #include "LoweringUtils.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -18,6 +19,29 @@ using namespace tpx;
 using namespace tpx::gpu_lowering;
 
 namespace {
+
+/// The tensor map the launcher passes as argument `index` of `op`, if any.
+static tpxgpu::TensorMapAttr getTensorMap(tt::FuncOp op, unsigned index) {
+  return dyn_cast_or_null<tpxgpu::TensorMapAttr>(
+      op.getArgAttr(index, tpxgpu::TPXGPUDialect::kTensorMapAttrName));
+}
+
+/// A 128-byte, 64-byte aligned __grid_constant__ parameter: the kernel
+/// reads the map in place (cvta.param), as TMA requires of a map in .param
+/// space. The attribute stays for the artifact (NVIDIABackend.cpp).
+static void setTensorMapParameter(LLVM::LLVMFuncOp func, unsigned index,
+                                  tpxgpu::TensorMapAttr map) {
+  MLIRContext *context = func.getContext();
+  Builder b(context);
+  auto bytes = LLVM::LLVMArrayType::get(b.getI8Type(), 128);
+  func.setArgAttr(index, LLVM::LLVMDialect::getByValAttrName(),
+                  TypeAttr::get(bytes));
+  func.setArgAttr(index, LLVM::LLVMDialect::getAlignAttrName(),
+                  b.getI64IntegerAttr(64));
+  func.setArgAttr(index, NVVM::NVVMDialect::getGridConstantAttrName(),
+                  b.getUnitAttr());
+  func.setArgAttr(index, tpxgpu::TPXGPUDialect::kTensorMapAttrName, map);
+}
 
 struct FuncOpLowering : public OpConversionPattern<tt::FuncOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -29,11 +53,14 @@ struct FuncOpLowering : public OpConversionPattern<tt::FuncOp> {
     TypeConverter::SignatureConversion signature(type.getNumInputs());
     for (auto [i, input] : llvm::enumerate(type.getInputs())) {
       Type converted = getTypeConverter()->convertType(input);
+      if (isa<tt::TensorDescType>(input) && !getTensorMap(op, i))
+        converted = nullptr; // only launcher-built tensor maps are lowered
       if (!converted)
         return op.emitError("argument ")
                << i << " of type " << input
-               << " has no GPU lowering (block pointers and tensor "
-                  "descriptors are lowered by the one-thread path only)";
+               << " has no GPU lowering (block pointers, and tensor "
+                  "descriptors other than tpxgpu-use-tma's tensor maps, are "
+                  "lowered by the one-thread path only)";
       signature.addInputs(i, converted);
     }
     if (type.getNumResults() > 1)
@@ -64,6 +91,9 @@ struct FuncOpLowering : public OpConversionPattern<tt::FuncOp> {
       if (op->hasAttr("noinline"))
         func.setNoInline(true);
     }
+    for (unsigned i = 0, e = type.getNumInputs(); i < e; ++i)
+      if (tpxgpu::TensorMapAttr map = getTensorMap(op, i))
+        setTensorMapParameter(func, i, map);
     rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
     if (!func.isExternal() &&
         !rewriter.applySignatureConversion(&func.getBody().front(), signature,

@@ -42,6 +42,11 @@ TensorTypeConverter::TensorTypeConverter(MLIRContext *context)
   addConversion([](tpxgpu::MemDescType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext(), kSharedAddressSpace);
   });
+  // A tensor map is read where the launcher put it: the generic address of
+  // its kernel parameter (FunctionPatterns.cpp).
+  addConversion([](tt::TensorDescType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext());
+  });
   // Async tokens only order ops in the IR; the hardware tracks cp.async
   // groups per thread (AsyncCopyPatterns.cpp).
   addConversion([](tpxgpu::AsyncTokenType type) -> Type {

@@ -223,6 +223,8 @@ void populateMemoryPatterns(TensorTypeConverter &converter,
                             mlir::RewritePatternSet &patterns);
 void populateSharedMemoryPatterns(TensorTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
+void populateBarrierTMAPatterns(TensorTypeConverter &converter,
+                                mlir::RewritePatternSet &patterns);
 void populateAsyncCopyPatterns(TensorTypeConverter &converter,
                                mlir::RewritePatternSet &patterns);
 void populateReducePatterns(TensorTypeConverter &converter,

@@ -98,6 +98,7 @@ struct ConvertTPXGPUToNVVMPass
     populateMemoryPatterns(converter, patterns);
     populateSharedMemoryPatterns(converter, patterns);
     populateAsyncCopyPatterns(converter, patterns);
+    populateBarrierTMAPatterns(converter, patterns);
     populateReducePatterns(converter, patterns);
     populateScanPatterns(converter, patterns);
     populateDotPatterns(converter, patterns);

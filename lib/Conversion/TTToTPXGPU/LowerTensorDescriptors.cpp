@@ -2,6 +2,7 @@
 #include "BlockAccess.h"
 
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
+#include "tpx/Conversion/TTToTPXGPU/TensorMaps.h"
 
 #include "tpx/Dialect/TT/IR/TTOps.h"
 #include "tpx/Dialect/TT/IR/TTTypes.h"
@@ -42,6 +43,9 @@ struct LowerTensorDescriptorsPass
     SmallVector<tt::MakeTensorDescOp> descs;
     getOperation().walk([&](tt::MakeTensorDescOp op) { descs.push_back(op); });
     for (tt::MakeTensorDescOp desc : descs) {
+      // tpxgpu-use-tma moves these with the copy engine.
+      if (tpxgpu::whyNotTMA(desc).empty())
+        continue;
       auto block = cast<tt::TensorDescType>(desc.getType()).getBlockType();
       // Every use must be a load or store of exactly the block's shape.
       bool ok = llvm::all_of(desc->getUsers(), [&](Operation *user) {

@@ -9,6 +9,7 @@
 // in tpx-opt.
 //
 //===----------------------------------------------------------------------===//
+#include "tpx/Conversion/TTToTPXGPU/TensorMaps.h"
 #include "tpx/Conversion/TTToTPXGPU/WarpGroupDots.h"
 #include "tpx/Dialect/TPXGPU/IR/SIMTLoweringInterface.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
@@ -128,15 +129,42 @@ static std::string checkFp8Values(Operation *op, unsigned numWarps) {
     return tpxgpu::canUseWarpGroupDot(dot, numWarps)
                ? ""
                : "dots of 8-bit floats that wgmma cannot run";
-  if (isa<tt::LoadOp, tt::StoreOp, tt::FuncOp, tt::ReturnOp, scf::ForOp,
+  if (isa<tt::LoadOp, tt::StoreOp, tt::DescriptorLoadOp, tt::DescriptorStoreOp,
+          tt::FuncOp, tt::ReturnOp, scf::ForOp,
           scf::YieldOp, scf::IfOp>(op))
     return "";
   return "8-bit float values in this op (the SIMT path only loads, stores "
          "and feeds them to wgmma; the one-thread path computes with them)";
 }
 
+/// True for the descriptor ops of a descriptor tpxgpu-use-tma moves with
+/// the copy engine (TensorMaps.h); their tensors are checked as any.
+static bool isTMAAccess(Operation *op) {
+  Value desc;
+  if (auto make = dyn_cast<tt::MakeTensorDescOp>(op))
+    desc = make.getResult();
+  else if (auto load = dyn_cast<tt::DescriptorLoadOp>(op))
+    desc = load.getDesc();
+  else if (auto store = dyn_cast<tt::DescriptorStoreOp>(op))
+    desc = store.getDesc();
+  auto make = desc ? desc.getDefiningOp<tt::MakeTensorDescOp>() : nullptr;
+  return make && tpxgpu::whyNotTMA(make).empty();
+}
+
 /// Why `op` keeps a kernel off the SIMT path; empty if it does not.
 static std::string checkOp(Operation *op, unsigned numWarps) {
+  if (isTMAAccess(op)) {
+    for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
+                                              op->getResultTypes())) {
+      if (isa<tt::TensorDescType>(type))
+        continue;
+      if (std::string why = checkType(type); !why.empty())
+        return why;
+      if (std::string why = checkRegisterBudget(type, numWarps); !why.empty())
+        return why;
+    }
+    return checkFp8Values(op, numWarps);
+  }
   // A plugin dialect whose own pass lowers its ops on the SIMT path
   // (SIMTLoweringInterface.h) answers for its ops and their types.
   const tpxgpu::SIMTLoweringDialectInterface *plugin =

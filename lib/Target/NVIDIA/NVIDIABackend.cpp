@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tpx/Compiler/Artifact.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Target/NVIDIA/NVIDIATarget.h"
 
@@ -36,7 +37,7 @@ static constexpr const char *kNvidiaTTIRPasses =
     "tpxgpu-lower-tensor-descriptors,tpxgpu-lower-block-pointers";
 
 static constexpr const char *kSimtTTGIRPasses =
-    "convert-tt-to-tpxgpu,tpxgpu-use-wgmma,canonicalize,"
+    "convert-tt-to-tpxgpu,tpxgpu-use-tma,tpxgpu-use-wgmma,canonicalize,"
     "tpxgpu-remove-layout-conversions,canonicalize,loop-invariant-code-motion,"
     "cse,tpxgpu-annotate-contiguity,tpxgpu-pipeline-async-copies,"
     "tpxgpu-prefetch-loads,canonicalize,cse,tpxgpu-pipeline-wgmma,"
@@ -110,6 +111,55 @@ static llvm::Error checkEntryPoint(mlir::ModuleOp module, StringRef kernel,
   return llvm::Error::success();
 }
 
+/// The kernel parameters tpxgpu-use-tma added after the signature's
+/// arguments, each with the #tpxgpu.tensor_map the launcher builds it from.
+static llvm::Error collectTensorMaps(mlir::ModuleOp module,
+                                     Artifact &artifact) {
+  artifact.tensorMaps.clear();
+  mlir::LLVM::LLVMFuncOp kernel;
+  module.walk([&](mlir::LLVM::LLVMFuncOp fn) {
+    if (fn->hasAttr(mlir::NVVM::NVVMDialect::getKernelFuncAttrName()))
+      kernel = fn;
+  });
+  if (!kernel)
+    return llvm::Error::success(); // checkEntryPoint reports it
+  unsigned declared = artifact.signature.args.size();
+  for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i) {
+    auto map = llvm::dyn_cast_or_null<tpxgpu::TensorMapAttr>(kernel.getArgAttr(
+        i, tpxgpu::TPXGPUDialect::kTensorMapAttrName));
+    if (!map) {
+      if (i < declared)
+        continue;
+      return makeError(llvm::Twine("kernel parameter ") + llvm::Twine(i) +
+                       " is past the signature's " + llvm::Twine(declared) +
+                       " arguments but is no tensor map: the launcher "
+                       "cannot supply it");
+    }
+    if (i < declared)
+      return makeError("kernel argument '" + artifact.signature.args[i].name +
+                       "' carries a tensor map; only parameters after the "
+                       "signature's arguments may");
+    TensorMapParam param;
+    param.base = map.getBase();
+    param.shapeArgs.assign(map.getShapeArgs().begin(),
+                           map.getShapeArgs().end());
+    param.shapeValues.assign(map.getShapeValues().begin(),
+                             map.getShapeValues().end());
+    param.strideArgs.assign(map.getStrideArgs().begin(),
+                            map.getStrideArgs().end());
+    param.strideValues.assign(map.getStrideValues().begin(),
+                              map.getStrideValues().end());
+    param.box.assign(map.getBox().begin(), map.getBox().end());
+    llvm::raw_string_ostream os(param.elementType);
+    map.getElementType().print(os);
+    param.elementBytes = map.getElementType().getIntOrFloatBitWidth() / 8;
+    param.swizzleBytes = map.getSwizzle();
+    param.nanPadding = map.getNan();
+    artifact.tensorMaps.push_back(std::move(param));
+  }
+  return llvm::Error::success();
+}
+
 /// The launch shape the lowering recorded, and the registers and spills
 /// ptxas reported for the entry. An assembler that reports entries, none
 /// of them the one the launcher will look up, made a binary that cannot be
@@ -124,6 +174,8 @@ static llvm::Error fillArtifact(mlir::ModuleOp module,
   if (auto shared = module->getAttrOfType<mlir::IntegerAttr>(
           TPXGPUDialect::kSharedBytesAttrName))
     artifact.sharedMemory = static_cast<unsigned>(shared.getInt());
+  if (auto error = collectTensorMaps(module, artifact))
+    return error;
   // The entry is the kernel function under its PTX-safe name.
   artifact.entryPoint = getPTXEntryName(artifact.signature.kernelName);
   artifact.numRegs = artifact.numSpills = -1;

@@ -27,16 +27,26 @@ handle/context and is redone through the general path, which loads the
 module into whatever context is current. A concurrent launch of the same
 kernel from another thread packs into fresh arrays instead of waiting.
 
+Kernels that move tensor-descriptor blocks with TMA take, after their own
+arguments, one 128-byte tensor map per entry of the metadata's
+`tensor_maps`; the launcher encodes them before every launch from the
+argument values (tpx-c/TensorMap.h: cuTensorMapEncodeTiled in the C
+library) and appends them to the parameters. Those kernels launch through
+the general path.
+
 One-thread-path kernels call the device `malloc`; for those the launcher
 raises CU_LIMIT_MALLOC_HEAP_SIZE to $TPX_CUDA_HEAP_MB MiB (default 4096) in
 the context before their first launch, as the C++ runtime does.
 """
 
 import ctypes
+import json
 import os
 import struct
 import threading
+import weakref
 
+from tpx import _capi
 from tpx.errors import LaunchError, OutOfResources
 from tpx.runtime import arguments, cuda
 
@@ -186,6 +196,7 @@ class CUDALauncher:
         self._lock = threading.Lock()
         self._ctx = ctypes.c_void_p()
         self._ctx_ref = ctypes.byref(self._ctx)
+        self._maps = _TensorMaps(kernel)
         (self._slots, self._params, self._slot_views,
          self._stream) = self._new_arrays()
 
@@ -193,8 +204,10 @@ class CUDALauncher:
         n = len(self.kinds)
         slots = (ctypes.c_uint64 * max(1, n))()
         base = ctypes.addressof(slots)
-        params = (ctypes.c_void_p * max(1, n))(
-            *[base + 8 * j for j in range(n)])
+        storage, maps = self._maps.new_storage()
+        params = (ctypes.c_void_p * max(1, n + len(maps)))(
+            *([base + 8 * j for j in range(n)] + maps))
+        params._tpx_maps = storage  # the parameters keep the maps alive
         views = [view.from_buffer(slots, 8 * j)
                  for j, (view, _) in enumerate(self._views)]
         return slots, params, views, ctypes.c_void_p()
@@ -320,6 +333,8 @@ class CUDALauncher:
                          gz, stream):
         for view, (_, convert), value in zip(views, self._views, values):
             view.value = convert(value) if convert else value
+        if self._maps.count:
+            self._maps.encode(values, params[len(self.kinds)])
         stream_slot.value = stream or None
         function = self._function()
         return self._call(function, gx, gy, gz, stream_slot, params)
@@ -367,6 +382,12 @@ class CUDALauncher:
                 "kernel '%s' takes %d arguments but the runtime selected %d "
                 "(the front end's TTIR and the specialization disagree)" %
                 (self.name, len(self.kinds), len(selection)))
+        if self._maps.count:
+            pick, slow = _picker(selection), self.launch_values
+
+            def run(gx, gy, gz, values, stream, device):
+                slow(gx, gy, gz, pick(values), stream)
+            return run
         namespace = {
             "acquire": self._lock.acquire, "release": self._lock.release,
             "slow": self.launch_values, "pick": _picker(selection),
@@ -410,6 +431,44 @@ class CUDALauncher:
         exec(compile("\n".join(lines), "<tpx cuda launcher %s>" % self.name,
                      "exec"), namespace)
         return namespace["run"]
+
+
+class _TensorMaps:
+    """The TMA tensor maps a kernel takes after its arguments: storage for
+    them (128 bytes each, 64-byte aligned, contiguous) and their encoding
+    from the launch values through the C library's plan."""
+
+    def __init__(self, kernel):
+        maps = kernel.metadata.get("tensor_maps") or []
+        self.count = len(maps)
+        self._plan = None
+        if not self.count:
+            return
+        lib = _capi.library()
+        plan = ctypes.c_void_p()
+        _capi.check(lib.tpxTensorMapPlanCreate,
+                    json.dumps({"signature": {"kernel": kernel.name},
+                                "tensor_maps": maps}).encode(),
+                    ctypes.byref(plan), error_type=LaunchError)
+        self._plan = plan
+        self._lib = lib
+        self._finalizer = weakref.finalize(self, lib.tpxTensorMapPlanDestroy,
+                                           plan)
+
+    def new_storage(self):
+        """A buffer for `count` maps and their addresses in it."""
+        if not self.count:
+            return None, []
+        raw = ctypes.create_string_buffer(128 * self.count + 64)
+        start = (ctypes.addressof(raw) + 63) & ~63
+        return raw, [start + 128 * i for i in range(self.count)]
+
+    def encode(self, values, first):
+        """Writes the maps for these launch values at address `first`."""
+        args = (ctypes.c_int64 * max(1, len(values)))(
+            *[v if isinstance(v, int) else 0 for v in values])
+        _capi.check(self._lib.tpxTensorMapPlanEncode, self._plan, args,
+                         len(values), first, error_type=LaunchError)
 
 
 # Results of launching a function of another context: redo the launch

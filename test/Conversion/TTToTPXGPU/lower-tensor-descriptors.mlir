@@ -1,7 +1,8 @@
 // RUN: tpx-opt %s -split-input-file --tpxgpu-lower-tensor-descriptors --canonicalize -mlir-print-debuginfo=false | FileCheck %s
 
-// A descriptor made in the kernel: its block load and store become masked
-// pointer-tensor accesses, padded with zero.
+// A descriptor made in the kernel from values the launcher cannot see (the
+// base is computed): its block load and store become masked pointer-tensor
+// accesses, padded with zero.
 // CHECK-LABEL: tt.func public @copy_block
 // CHECK-NOT: tt.make_tensor_descriptor
 // CHECK-NOT: tt.descriptor_
@@ -16,12 +17,14 @@
 // CHECK: %[[V:.*]] = tt.load %[[PTRS]], %[[MASK:.*]], %[[ZERO]] : tensor<16x32x!tt.ptr<f32>>
 // CHECK: tt.store %{{.*}}, %[[V]], %{{.*}} : tensor<16x32x!tt.ptr<f32>>
 module {
-  tt.func public @copy_block(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>, %m: i32, %n: i32, %i: i32, %j: i32) {
+  tt.func public @copy_block(%a: !tt.ptr<f32>, %out: !tt.ptr<f32>, %m: i32, %n: i32, %i: i32, %j: i32) {
     %n64 = arith.extsi %n : i32 to i64
     %one = arith.constant 1 : i64
+    %in = tt.addptr %a, %m : !tt.ptr<f32>, i32
     %d = tt.make_tensor_descriptor %in, [%m, %n], [%n64, %one] : !tt.ptr<f32>, !tt.tensordesc<tensor<16x32xf32>>
     %v = tt.descriptor_load %d[%i, %j] : !tt.tensordesc<tensor<16x32xf32>> -> tensor<16x32xf32>
-    %e = tt.make_tensor_descriptor %out, [%m, %n], [%n64, %one] : !tt.ptr<f32>, !tt.tensordesc<tensor<16x32xf32>>
+    %out2 = tt.addptr %out, %m : !tt.ptr<f32>, i32
+    %e = tt.make_tensor_descriptor %out2, [%m, %n], [%n64, %one] : !tt.ptr<f32>, !tt.tensordesc<tensor<16x32xf32>>
     tt.descriptor_store %e[%i, %j], %v : !tt.tensordesc<tensor<16x32xf32>>, tensor<16x32xf32>
     tt.return
   }
@@ -52,6 +55,25 @@ module {
     %p = tt.splat %out : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
     %q = tt.addptr %p, %r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
     tt.store %q, %v : tensor<8x!tt.ptr<f32>>
+    tt.return
+  }
+}
+
+// -----
+
+// A 2-D descriptor made from the kernel's arguments (a host descriptor's
+// form; an i32 widened to the stride counts) stays for tpxgpu-use-tma.
+// CHECK-LABEL: tt.func public @kept_for_tma
+// CHECK: tt.make_tensor_descriptor
+// CHECK: tt.descriptor_load
+// CHECK: tt.descriptor_store
+module {
+  tt.func public @kept_for_tma(%in: !tt.ptr<f16>, %m: i32, %n: i32, %i: i32) {
+    %n64 = arith.extsi %n : i32 to i64
+    %one = arith.constant 1 : i64
+    %d = tt.make_tensor_descriptor %in, [%m, %n], [%n64, %one] : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16>>
+    %v = tt.descriptor_load %d[%i, %i] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+    tt.descriptor_store %d[%i, %m], %v : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
     tt.return
   }
 }

@@ -622,3 +622,43 @@ tt.func @memdesc_trans_flag(%m: !tpxgpu.memdesc<64x32xf16, #tpxgpu.nvmma_shared<
   %t = tpxgpu.memdesc_trans %m : !tpxgpu.memdesc<64x32xf16, #tpxgpu.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>> -> !tpxgpu.memdesc<32x64xf16, #tpxgpu.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>>
   tt.return
 }
+
+// -----
+
+// A tensor map's swizzle is one of TMA's.
+// expected-error@+1 {{swizzle must be 0, 32, 64 or 128 bytes, got 48}}
+tt.func @tensor_map_swizzle(%p: !tt.ptr<f16>, %d: !tt.tensordesc<tensor<64x64xf16>> {tpxgpu.tensor_map = #tpxgpu.tensor_map<base = 0, shape_args = [-1, -1], shape_values = [64, 64], stride_args = [-1, -1], stride_values = [64, 1], box = [64, 64], element_type = f16, swizzle = 48, nan = false>}) {
+  tt.return
+}
+
+// -----
+
+// A box row wider than the swizzle needs several boxes, not one.
+// expected-error@+1 {{the box's inner dimension (256 bytes) is wider than its 128-byte swizzle}}
+tt.func @tensor_map_wide_box(%p: !tt.ptr<f16>, %d: !tt.tensordesc<tensor<64x128xf16>> {tpxgpu.tensor_map = #tpxgpu.tensor_map<base = 0, shape_args = [-1, -1], shape_values = [64, 128], stride_args = [-1, -1], stride_values = [128, 1], box = [64, 128], element_type = f16, swizzle = 128, nan = false>}) {
+  tt.return
+}
+
+// -----
+
+// The map is built from arguments before it.
+// expected-error@+1 {{the tensor map of argument 0 may only name arguments before it}}
+tt.func @tensor_map_names_later(%d: !tt.tensordesc<tensor<64x64xf16>> {tpxgpu.tensor_map = #tpxgpu.tensor_map<base = 1, shape_args = [-1, -1], shape_values = [64, 64], stride_args = [-1, -1], stride_values = [64, 1], box = [64, 64], element_type = f16, swizzle = 128, nan = false>}, %p: !tt.ptr<f16>) {
+  tt.return
+}
+
+// -----
+
+// The descriptor argument is a descriptor of the map's box.
+// expected-error@+1 {{does not match its tensor map's box and element type}}
+tt.func @tensor_map_box_type(%p: !tt.ptr<f16>, %d: !tt.tensordesc<tensor<32x64xf16>> {tpxgpu.tensor_map = #tpxgpu.tensor_map<base = 0, shape_args = [-1, -1], shape_values = [64, 64], stride_args = [-1, -1], stride_values = [64, 1], box = [64, 64], element_type = f16, swizzle = 128, nan = false>}) {
+  tt.return
+}
+
+// -----
+
+// Only descriptor (or lowered pointer) arguments carry a map.
+// expected-error@+1 {{'tpxgpu.tensor_map' is for a !tt.tensordesc (or, lowered, !llvm.ptr) argument, got 'i32'}}
+tt.func @tensor_map_on_int(%p: !tt.ptr<f16>, %d: i32 {tpxgpu.tensor_map = #tpxgpu.tensor_map<base = 0, shape_args = [-1, -1], shape_values = [64, 64], stride_args = [-1, -1], stride_values = [64, 1], box = [64, 64], element_type = f16, swizzle = 128, nan = false>}) {
+  tt.return
+}

@@ -81,6 +81,25 @@ def TPXGPULowerTensorDescriptors
   }];
 }
 
+def TPXGPUUseTMA : Pass<"tpxgpu-use-tma", "::mlir::ModuleOp"> {
+  let summary = "Move tensor-descriptor blocks with the copy engine (TMA)";
+  let description = [{
+    For each `tt.make_tensor_descriptor` that tpxgpu-lower-tensor-descriptors
+    left (TensorMaps.h: made from the kernel's arguments, loaded and stored
+    whole), the kernel gets a new last argument, a `!tt.tensordesc` of the
+    TMA box carrying `tpxgpu.tensor_map` (how the launcher builds the map).
+    A `tt.descriptor_load` becomes a TMA copy into an `nvmma_shared` buffer
+    completed on an mbarrier (init, expect the block's bytes, one copy per
+    box, wait, invalidate) and a `local_load` into the load's layout; a
+    `tt.descriptor_store` becomes a `local_alloc` of the value, a proxy
+    fence and a TMA store awaited before the buffer is released. The
+    barriers these need are explicit `tpxgpu.barrier` ops. Runs right after
+    convert-tt-to-tpxgpu.
+  }];
+  let dependentDialects = ["::tpx::tpxgpu::TPXGPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TPXGPULowerBlockPointers
     : Pass<"tpxgpu-lower-block-pointers", "::mlir::ModuleOp"> {
   let summary = "Rewrite block pointers as offsets and pointer tensors";

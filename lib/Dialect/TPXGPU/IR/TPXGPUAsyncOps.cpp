@@ -56,6 +56,7 @@ LogicalResult InitBarrierOp::verify() { return verifyBarrier(*this, getBarrier()
 LogicalResult BarrierExpectOp::verify() { return verifyBarrier(*this, getBarrier()); }
 LogicalResult ArriveBarrierOp::verify() { return verifyBarrier(*this, getBarrier()); }
 LogicalResult WaitBarrierOp::verify() { return verifyBarrier(*this, getBarrier()); }
+LogicalResult InvalBarrierOp::verify() { return verifyBarrier(*this, getBarrier()); }
 
 //===----------------------------------------------------------------------===//
 // TMA

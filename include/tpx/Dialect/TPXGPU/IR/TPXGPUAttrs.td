@@ -189,4 +189,44 @@ def TPXGPU_NvmmaSharedEncodingAttr
   }];
 }
 
+
+// Not a layout: what the launcher needs to build a TMA tensor map.
+def TPXGPU_TensorMapAttr : AttrDef<TPXGPU_Dialect, "TensorMap"> {
+  let mnemonic = "tensor_map";
+  let summary = "how the launcher builds a kernel parameter's TMA tensor map";
+  let description = [{
+    On a kernel argument of type `!tt.tensordesc<tensor<BOXxT>>` that the
+    launcher supplies (after the kernel's own arguments): the 128-byte
+    tensor map `cuTensorMapEncodeTiled` makes from the kernel's other
+    arguments. `base` is the index of the pointer argument; dimension `d`
+    of the global shape (outermost first, as in TTIR) is kernel argument
+    `shape_args[d]`, or the constant `shape_values[d]` where that is -1;
+    the strides (in elements) likewise. `box` is the block one copy moves
+    (outermost first), `swizzle` the bytes of the shared-memory swizzle (0,
+    32, 64, 128) and `nan` whether reads outside the tensor give NaN
+    instead of zero. Example:
+    `#tpxgpu.tensor_map<base = 0, shape_args = [1, 2], shape_values = [0, 0],
+    stride_args = [3, -1], stride_values = [0, 1], box = [64, 64],
+    element_type = f16, swizzle = 128, nan = false>`.
+  }];
+  let parameters = (ins "unsigned":$base,
+                        ArrayRefParameter<"int64_t">:$shapeArgs,
+                        ArrayRefParameter<"int64_t">:$shapeValues,
+                        ArrayRefParameter<"int64_t">:$strideArgs,
+                        ArrayRefParameter<"int64_t">:$strideValues,
+                        ArrayRefParameter<"int64_t">:$box,
+                        "::mlir::Type":$elementType,
+                        "unsigned":$swizzle,
+                        "bool":$nan);
+  let assemblyFormat = [{
+    `<` `base` `=` $base `,` `shape_args` `=` `[` $shapeArgs `]` `,`
+    `shape_values` `=` `[` $shapeValues `]` `,`
+    `stride_args` `=` `[` $strideArgs `]` `,`
+    `stride_values` `=` `[` $strideValues `]` `,` `box` `=` `[` $box `]` `,`
+    `element_type` `=` $elementType `,` `swizzle` `=` $swizzle `,`
+    `nan` `=` $nan `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
 #endif // TPX_DIALECT_TPXGPU_IR_TPXGPUATTRS_TD

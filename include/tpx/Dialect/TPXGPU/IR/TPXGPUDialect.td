@@ -30,6 +30,8 @@ def TPXGPU_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   // `tpxgpu.num-warps` / `tpxgpu.threads-per-warp` on the module.
   let hasOperationAttrVerify = 1;
+  // `tpxgpu.tensor_map` on kernel arguments.
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerAttributes();
     void registerTypes();
@@ -61,6 +63,10 @@ def TPXGPU_Dialect : Dialect {
     /// operand (dense i64 array), from the AxisInfo analysis.
     static constexpr ::llvm::StringLiteral kContiguityAttrName =
         "tpxgpu.contiguity";
+    /// Kernel argument: a TMA tensor map the launcher builds
+    /// (#tpxgpu.tensor_map), set by tpxgpu-use-tma.
+    static constexpr ::llvm::StringLiteral kTensorMapAttrName =
+        "tpxgpu.tensor_map";
   }];
 }
 

@@ -241,6 +241,12 @@ def TPXGPU_InitBarrierOp : TPXGPU_MBarrierOp<"init_barrier"> {
   let assemblyFormat = "$barrier `,` $count attr-dict `:` qualified(type($barrier))";
 }
 
+def TPXGPU_InvalBarrierOp : TPXGPU_MBarrierOp<"inval_barrier"> {
+  let summary = "end an mbarrier's life, so its bytes (or a new init) may follow";
+  let arguments = (ins TPXGPU_MemDescType:$barrier);
+  let assemblyFormat = "$barrier attr-dict `:` qualified(type($barrier))";
+}
+
 def TPXGPU_BarrierExpectOp : TPXGPU_MBarrierOp<"barrier_expect"> {
   let summary = "announce `size` bytes of transactions (TMA) for this phase";
   let arguments = (ins TPXGPU_MemDescType:$barrier,

@@ -1,0 +1,39 @@
+//===- TensorMaps.h - which tensor descriptors use TMA ----------*- C++ -*-===//
+//
+// tpxgpu-use-tma's choice, shared with tpxgpu-lower-tensor-descriptors
+// (which turns the other descriptors into pointer tensors) and the NVIDIA
+// coverage check. A descriptor uses the copy engine when the launcher can
+// build its tensor map: it is made in the kernel from the kernel's own
+// arguments (the form every host TensorDescriptor takes, docs/python.md),
+// and it is only loaded and stored whole.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TPX_CONVERSION_TTTOTPXGPU_TENSORMAPS_H
+#define TPX_CONVERSION_TTTOTPXGPU_TENSORMAPS_H
+
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
+#include "tpx/Dialect/TT/IR/TTOps.h"
+
+#include <string>
+
+namespace tpx::tpxgpu {
+
+/// Why `desc` cannot use TMA; empty when it can: a 2-D block of 1-, 2-, 4-
+/// or 8-byte elements at most 256 rows tall and at least 16 bytes wide; a
+/// base that is an argument of the public function it is made in, and a
+/// shape and strides that are arguments or positive constants, the last
+/// stride 1; every user a descriptor_load or descriptor_store of the whole
+/// block.
+std::string whyNotTMA(tt::MakeTensorDescOp desc);
+
+/// The shared-memory swizzle (bytes) of a TMA block whose rows are
+/// `rowBytes` wide: the widest of 128, 64, 32 that a row fills, else 0.
+unsigned getTMASwizzleBytes(int64_t rowBytes);
+
+/// The tensor map the launcher builds for `desc` (whyNotTMA(desc) empty):
+/// boxes as wide as the swizzle, so a wider block takes several copies.
+TensorMapAttr getTensorMap(tt::MakeTensorDescOp desc);
+
+} // namespace tpx::tpxgpu
+
+#endif // TPX_CONVERSION_TTTOTPXGPU_TENSORMAPS_H

@@ -1,0 +1,243 @@
+//===- BarrierTMAPatterns.cpp - mbarriers and TMA copies ------------------===//
+//
+// mbarriers and TMA copies are CTA-wide ops in the IR, but the hardware
+// wants one thread to init, arrive on or expect an mbarrier and to issue a
+// bulk copy: those lower to PTX predicated on tid.x == 0 (and on the op's
+// own predicate). Waits run in every thread. Addresses are 32-bit shared
+// addresses; a tensor map is the generic address of its kernel parameter
+// (a __grid_constant__ in .param space).
+//
+//===----------------------------------------------------------------------===//
+#include "LoweringUtils.h"
+
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace tpx;
+using namespace tpx::gpu_lowering;
+
+namespace {
+
+/// The 32-bit shared-window address of a memdesc (its `!llvm.ptr<3>`).
+static Value sharedAddress(OpBuilder &b, Location loc, Value pointer) {
+  return LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), pointer);
+}
+
+/// tid.x == 0, and `pred` when the op has one.
+static Value electFirstThread(OpBuilder &b, Location loc, Value pred) {
+  Value first = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                                     getThreadIdX(b, loc), i32Constant(b, loc, 0));
+  return pred ? LLVM::AndOp::create(b, loc, first, pred) : first;
+}
+
+/// `@$0 <text>` with $0 the elected-thread predicate and $1... `operands`.
+static void emitElected(OpBuilder &b, Location loc, Value pred,
+                        ValueRange operands, StringRef text,
+                        StringRef constraints) {
+  SmallVector<Value> all = {electFirstThread(b, loc, pred)};
+  all.append(operands.begin(), operands.end());
+  inlinePtx(b, loc, Type(), all, ("@$0 " + text).str(),
+            ("b," + constraints).str(), /*sideEffects=*/true);
+}
+
+struct InitBarrierLowering
+    : public OpConversionPattern<tpxgpu::InitBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tpxgpu::InitBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    emitElected(rewriter, loc, Value(),
+                sharedAddress(rewriter, loc, adaptor.getBarrier()),
+                llvm::formatv("mbarrier.init.shared::cta.b64 [$1], {0};",
+                              op.getCount())
+                    .str(),
+                "r");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct InvalBarrierLowering
+    : public OpConversionPattern<tpxgpu::InvalBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tpxgpu::InvalBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    emitElected(rewriter, loc, Value(),
+                sharedAddress(rewriter, loc, adaptor.getBarrier()),
+                "mbarrier.inval.shared::cta.b64 [$1];", "r");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// One arrival that also expects `size` bytes of transactions: the phase
+/// completes when the arrivals and the bytes are both in.
+struct BarrierExpectLowering
+    : public OpConversionPattern<tpxgpu::BarrierExpectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tpxgpu::BarrierExpectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    emitElected(
+        rewriter, loc, adaptor.getPred(),
+        sharedAddress(rewriter, loc, adaptor.getBarrier()),
+        llvm::formatv("mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], {0};",
+                      op.getSize())
+            .str(),
+        "r");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ArriveBarrierLowering
+    : public OpConversionPattern<tpxgpu::ArriveBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tpxgpu::ArriveBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    emitElected(rewriter, loc, adaptor.getPred(),
+                sharedAddress(rewriter, loc, adaptor.getBarrier()),
+                llvm::formatv("mbarrier.arrive.shared::cta.b64 _, [$1], {0};",
+                              op.getCount())
+                    .str(),
+                "r");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Every thread spins on try_wait.parity (which itself suspends for a
+/// while) until the phase of parity `phase` has completed; threads whose
+/// predicate is false skip the wait.
+struct WaitBarrierLowering
+    : public OpConversionPattern<tpxgpu::WaitBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tpxgpu::WaitBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value pred = adaptor.getPred();
+    if (!pred)
+      pred = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
+                                      rewriter.getBoolAttr(true));
+    Value address = sharedAddress(rewriter, loc, adaptor.getBarrier());
+    inlinePtx(rewriter, loc, Type(), {pred, address, adaptor.getPhase()},
+              "{\n"
+              ".reg .pred done;\n"
+              "@!$0 bra.uni tpx_wait_end_${:uid};\n"
+              "tpx_wait_${:uid}:\n"
+              "mbarrier.try_wait.parity.shared::cta.b64 done, [$1], $2;\n"
+              "@!done bra.uni tpx_wait_${:uid};\n"
+              "tpx_wait_end_${:uid}:\n"
+              "}",
+              "b,r,r", /*sideEffects=*/true);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// "{c0, c1, ...}" for TMA coordinates, innermost dimension first (PTX's
+/// order; TTIR indices are outermost first), operands from `first` on.
+static std::string tmaCoordinates(unsigned rank, unsigned first) {
+  std::string text = "{";
+  for (unsigned i = 0; i < rank; ++i)
+    text += (i ? ", $" : "$") + std::to_string(first + rank - 1 - i);
+  return text + "}";
+}
+
+struct TMALoadLowering
+    : public OpConversionPattern<tpxgpu::AsyncTMACopyGlobalToLocalOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tpxgpu::AsyncTMACopyGlobalToLocalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    unsigned rank = op.getCoord().size();
+    Value map = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
+                                         adaptor.getDesc());
+    SmallVector<Value> operands = {
+        sharedAddress(rewriter, loc, adaptor.getDst()), map};
+    operands.append(adaptor.getCoord().begin(), adaptor.getCoord().end());
+    operands.push_back(sharedAddress(rewriter, loc, adaptor.getBarrier()));
+    std::string constraints = "r,l";
+    for (unsigned i = 0; i < rank; ++i)
+      constraints += ",r";
+    constraints += ",r";
+    emitElected(rewriter, loc, adaptor.getPred(), operands,
+                llvm::formatv("cp.async.bulk.tensor.{0}d.shared::cluster."
+                              "global.tile.mbarrier::complete_tx::bytes "
+                              "[$1], [$2, {1}], [${2}];",
+                              rank, tmaCoordinates(rank, 3), 3 + rank)
+                    .str(),
+                constraints);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The store joins a bulk group of its own; async_tma_store_wait counts
+/// those groups.
+struct TMAStoreLowering
+    : public OpConversionPattern<tpxgpu::AsyncTMACopyLocalToGlobalOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tpxgpu::AsyncTMACopyLocalToGlobalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    unsigned rank = op.getCoord().size();
+    Value map = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
+                                         adaptor.getDesc());
+    SmallVector<Value> operands = {map};
+    operands.append(adaptor.getCoord().begin(), adaptor.getCoord().end());
+    operands.push_back(sharedAddress(rewriter, loc, adaptor.getSrc()));
+    std::string constraints = "l";
+    for (unsigned i = 0; i < rank; ++i)
+      constraints += ",r";
+    constraints += ",r";
+    emitElected(rewriter, loc, Value(), operands,
+                llvm::formatv("cp.async.bulk.tensor.{0}d.global.shared::cta."
+                              "tile.bulk_group [$1, {1}], [${2}];\n"
+                              "@$0 cp.async.bulk.commit_group;",
+                              rank, tmaCoordinates(rank, 2), 2 + rank)
+                    .str(),
+                constraints);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Only the issuing thread has bulk groups; in the others the wait returns
+/// at once.
+struct TMAStoreWaitLowering
+    : public OpConversionPattern<tpxgpu::AsyncTMAStoreWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tpxgpu::AsyncTMAStoreWaitOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    inlinePtx(rewriter, op.getLoc(), Type(), {},
+              llvm::formatv("cp.async.bulk.wait_group.read {0};",
+                            op.getPendings())
+                  .str(),
+              "", /*sideEffects=*/true);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void gpu_lowering::populateBarrierTMAPatterns(TensorTypeConverter &converter,
+                                              RewritePatternSet &patterns) {
+  patterns.add<InitBarrierLowering, InvalBarrierLowering,
+               BarrierExpectLowering, ArriveBarrierLowering,
+               WaitBarrierLowering, TMALoadLowering, TMAStoreLowering,
+               TMAStoreWaitLowering>(converter, patterns.getContext());
+}

@@ -1,0 +1,111 @@
+//===- TensorMaps.cpp - which tensor descriptors use TMA ------------------===//
+#include "tpx/Conversion/TTToTPXGPU/TensorMaps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace tpx;
+using namespace tpx::tpxgpu;
+
+/// The index of the public function argument `value` is (or sign-extends),
+/// or -1 for a
+/// positive integer constant (in `constant`), or nullopt for anything else.
+static std::optional<int64_t> getSource(Value value, tt::FuncOp kernel,
+                                        int64_t &constant) {
+  // An i32 argument widened to an i64 stride (Triton's front end does this
+  // for `strides=[K, 1]`): the launcher reads the argument's value.
+  if (auto ext = value.getDefiningOp<arith::ExtSIOp>())
+    value = ext.getIn();
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    if (arg.getOwner() == &kernel.getBody().front())
+      return arg.getArgNumber();
+  APInt bits;
+  if (matchPattern(value, m_ConstantInt(&bits)) && bits.isStrictlyPositive()) {
+    constant = bits.getSExtValue();
+    return -1;
+  }
+  return std::nullopt;
+}
+
+std::string tpxgpu::whyNotTMA(tt::MakeTensorDescOp desc) {
+  RankedTensorType block =
+      cast<tt::TensorDescType>(desc.getType()).getBlockType();
+  if (block.getRank() != 2)
+    return "a block that is not 2-D";
+  Type element = block.getElementType();
+  if (!element.isIntOrFloat())
+    return "elements of this type";
+  unsigned bits = element.getIntOrFloatBitWidth();
+  if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
+    return "elements of this width";
+  if (block.getShape()[0] > 256)
+    return "a block of more than 256 rows";
+  if (block.getShape()[1] * bits / 8 < 16)
+    return "a block row narrower than 16 bytes";
+  auto kernel = desc->getParentOfType<tt::FuncOp>();
+  if (!kernel || !kernel.isPublic())
+    return "a descriptor made outside the kernel function";
+  int64_t constant;
+  auto base = dyn_cast<BlockArgument>(desc.getBase());
+  if (!base || base.getOwner() != &kernel.getBody().front())
+    return "a base that is not a kernel argument";
+  for (Value v : llvm::concat<Value>(desc.getShape(), desc.getStrides()))
+    if (!getSource(v, kernel, constant))
+      return "a shape or stride that is neither a kernel argument nor a "
+             "constant";
+  if (!getSource(desc.getStrides().back(), kernel, constant) ||
+      *getSource(desc.getStrides().back(), kernel, constant) != -1 ||
+      constant != 1)
+    return "an innermost stride that is not the constant 1";
+  for (Operation *user : desc->getUsers()) {
+    if (auto load = dyn_cast<tt::DescriptorLoadOp>(user)) {
+      if (load.getType().getShape() != block.getShape())
+        return "a load of part of the block";
+      continue;
+    }
+    if (auto store = dyn_cast<tt::DescriptorStoreOp>(user)) {
+      if (store.getSrc().getType().getShape() != block.getShape())
+        return "a store of part of the block";
+      continue;
+    }
+    return "a descriptor used by '" + user->getName().getStringRef().str() +
+           "'";
+  }
+  return "";
+}
+
+unsigned tpxgpu::getTMASwizzleBytes(int64_t rowBytes) {
+  for (unsigned swizzle : {128u, 64u, 32u})
+    if (rowBytes >= swizzle)
+      return swizzle;
+  return 0;
+}
+
+TensorMapAttr tpxgpu::getTensorMap(tt::MakeTensorDescOp desc) {
+  RankedTensorType block =
+      cast<tt::TensorDescType>(desc.getType()).getBlockType();
+  auto kernel = desc->getParentOfType<tt::FuncOp>();
+  Type element = block.getElementType();
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  int64_t rowBytes = block.getShape()[1] * bytes;
+  unsigned swizzle = getTMASwizzleBytes(rowBytes);
+  int64_t boxInner = swizzle ? swizzle / bytes : block.getShape()[1];
+  SmallVector<int64_t> shapeArgs, shapeValues, strideArgs, strideValues;
+  auto record = [&](ValueRange values, SmallVectorImpl<int64_t> &args,
+                    SmallVectorImpl<int64_t> &consts) {
+    for (Value v : values) {
+      int64_t constant = 0;
+      int64_t arg = *getSource(v, kernel, constant);
+      args.push_back(arg);
+      consts.push_back(arg == -1 ? constant : 0);
+    }
+  };
+  record(desc.getShape(), shapeArgs, shapeValues);
+  record(desc.getStrides(), strideArgs, strideValues);
+  return TensorMapAttr::get(
+      desc.getContext(), cast<BlockArgument>(desc.getBase()).getArgNumber(),
+      shapeArgs, shapeValues, strideArgs, strideValues,
+      {block.getShape()[0], boxInner}, element, swizzle,
+      desc.getPadding() == tt::PaddingOption::PAD_NAN);
+}
