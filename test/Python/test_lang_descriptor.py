@@ -612,7 +612,9 @@ def test_descriptor_kernel_arguments(pad, fill):
         ("i32", "in_desc"), ("i32", "in_desc"), ("i64", "in_desc"),
         ("i64", "in_desc"),
         ("!tt.ptr<f32> {tt.divisibility = 16 : i32}", "out_desc"),
-        ("i32", "out_desc"), ("i32", "out_desc"), ("i64", "out_desc"),
+        # out's rows are 32 elements: specialized on (",div16").
+        ("i32", "out_desc"), ("i32 {tt.divisibility = 16 : i32}",
+                              "out_desc"), ("i64", "out_desc"),
         ("i64", "out_desc")]
     assert text.count('"tt.make_tensor_descriptor"') == 2
     assert "padding = %d : i32" % {"zero": 1, "nan": 2}[pad] in text
@@ -681,7 +683,8 @@ def test_host_descriptor_signature_and_launch_values():
     assert td.launch_values(d)[0] is x
     assert td.launch_values(d)[1:] == [8, 24, 24, 1]
     n = TensorDescriptor.from_tensor(np.zeros(32, np.float32), [16], "nan")
-    assert td.signature(n) == "tensordesc<fp32[16],nan>"
+    # An innermost extent that is a multiple of 16 is specialized on.
+    assert td.signature(n) == "tensordesc<fp32[16],div16,nan>"
 
 
 @pytest.mark.parametrize("make,message", [
@@ -763,3 +766,47 @@ def test_descriptor_returned_by_a_helper():
     # cannot lower such a call yet: docs/python.md).
     text = h.ttir(desc_from_helper, x, y, 10, NOINLINE=True)
     assert "-> (!tt.tensordesc<tensor<16xf32>>, i32, i64)" in text
+
+
+# -- TMA on sm_90a (compiled here; run by bench/checks/tma_descriptors.py) ---
+
+def _compile_for_hopper(jit_fn, *args, **constexprs):
+    from tpx.compiler.compiler import compile_ttir
+    return compile_ttir(h.ttir(jit_fn, *args, **constexprs), "sm_90a",
+                        no_cache=True)
+
+
+def test_host_descriptors_use_tma_on_sm90a():
+    # The input descriptor is only loaded: a TMA load whatever its shape.
+    # The output's rows fill whole 16-byte chunks (N divisible by 16), so
+    # its store is a TMA store too: two launcher-built tensor maps.
+    x = np.zeros((40, 32), np.float32)
+    out = np.zeros((48, 32), np.float32)
+    kernel = _compile_for_hopper(
+        desc_arg_copy, TensorDescriptor.from_tensor(x, [16, 16]),
+        TensorDescriptor.from_tensor(out, [16, 16]), BM=16, BN=16)
+    maps = kernel.metadata["tensor_maps"]
+    assert kernel.metadata["pipeline"] == "simt"
+    assert [m["base"] for m in maps] == [0, 5]
+    assert maps[0]["shape_args"] == [1, 2]
+    assert maps[0]["stride_args"] == [3, -1]
+    assert maps[0]["stride_values"][-1] == 1
+    assert maps[0]["box"] == [16, 16] and maps[0]["swizzle"] == 64
+    ptx = kernel.asm["ptx"]
+    assert ptx.count(".param .align 64 .b8") == 2
+    assert "cp.async.bulk.tensor.2d.shared::cluster.global" in ptx
+    assert "cp.async.bulk.tensor.2d.global.shared::cta" in ptx
+
+
+def test_stores_to_ragged_rows_do_not_use_tma():
+    # N = 21 f32 rows end inside a 16-byte chunk, which a TMA store would
+    # overwrite: that descriptor is stored through pointers; the loaded one
+    # still uses TMA.
+    x = np.zeros((19, 32), np.float32)
+    out = np.zeros((19, 32), np.float32)
+    kernel = _compile_for_hopper(
+        desc_arg_copy, TensorDescriptor(x, [19, 21], [32, 1], [16, 16]),
+        TensorDescriptor(out, [19, 21], [32, 1], [16, 16]), BM=16, BN=16)
+    assert [m["base"] for m in kernel.metadata["tensor_maps"]] == [0]
+    assert "cp.async.bulk.tensor.2d.global.shared::cta" not in \
+        kernel.asm["ptx"]

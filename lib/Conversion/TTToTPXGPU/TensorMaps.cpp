@@ -28,6 +28,25 @@ static std::optional<int64_t> getSource(Value value, tt::FuncOp kernel,
   return std::nullopt;
 }
 
+/// True when `extent` elements of `bytes` bytes are known to fill whole
+/// 16-byte chunks: a constant, or an argument whose tt.divisibility says
+/// so. TMA stores write whole 16-byte chunks of the innermost dimension, so
+/// a row ending inside one would be written past its end (the hardware's
+/// rule; Triton documents the same overwrite).
+static bool isWholeChunks(Value extent, tt::FuncOp kernel, int64_t bytes) {
+  int64_t constant = 0;
+  std::optional<int64_t> source = getSource(extent, kernel, constant);
+  if (!source)
+    return false;
+  int64_t divisor = constant;
+  if (*source >= 0) {
+    auto divisibility =
+        kernel.getArgAttrOfType<IntegerAttr>(*source, "tt.divisibility");
+    divisor = divisibility ? divisibility.getInt() : 1;
+  }
+  return (divisor * bytes) % 16 == 0;
+}
+
 std::string tpxgpu::whyNotTMA(tt::MakeTensorDescOp desc) {
   RankedTensorType block =
       cast<tt::TensorDescType>(desc.getType()).getBlockType();
@@ -58,6 +77,8 @@ std::string tpxgpu::whyNotTMA(tt::MakeTensorDescOp desc) {
       *getSource(desc.getStrides().back(), kernel, constant) != -1 ||
       constant != 1)
     return "an innermost stride that is not the constant 1";
+  bool storeSafe = isWholeChunks(desc.getShape().back(), kernel,
+                                 element.getIntOrFloatBitWidth() / 8);
   for (Operation *user : desc->getUsers()) {
     if (auto load = dyn_cast<tt::DescriptorLoadOp>(user)) {
       if (load.getType().getShape() != block.getShape())
@@ -67,6 +88,9 @@ std::string tpxgpu::whyNotTMA(tt::MakeTensorDescOp desc) {
     if (auto store = dyn_cast<tt::DescriptorStoreOp>(user)) {
       if (store.getSrc().getType().getShape() != block.getShape())
         return "a store of part of the block";
+      if (!storeSafe)
+        return "a store to a tensor whose rows may end inside a 16-byte "
+               "chunk (a TMA store would write past them)";
       continue;
     }
     return "a descriptor used by '" + user->getName().getStringRef().str() +

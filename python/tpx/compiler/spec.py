@@ -12,8 +12,10 @@ Triton's signature strings, so the same vocabulary appears in cache keys,
   "constexpr"                              folded into the kernel (`value`)
   "tensordesc<fp16[64, 64]>"               a host tensor descriptor of that
                                            element type and block shape
-                                           (",nan" before ">" when it pads
-                                           with NaN; see tpx.tools.
+                                           (",div16" when its innermost
+                                           extent is a multiple of 16,
+                                           ",nan" when it pads with NaN;
+                                           see tpx.tools.
                                            tensor_descriptor.signature)
 """
 

@@ -224,13 +224,15 @@ class _host_tensor_descriptor(tensor_descriptor):
     base pointer, the shape (i32) and the strides (i64); the function starts
     with a tt.make_tensor_descriptor of them."""
 
-    def __init__(self, block_type, padding, divisibility=None):
+    def __init__(self, block_type, padding, divisibility=None,
+                 inner_div16=False):
         rank = len(block_type.shape)
         super().__init__(None, [tensor(None, tl.int32)] * rank,
                          [tensor(None, tl.int64)] * rank, block_type)
         self._base = tensor(None, pointer_type(block_type.element_ty))
         self._padding = padding
         self._divisibility = divisibility
+        self._inner_div16 = inner_div16
 
     def __tpx_flatten__(self):
         return [self._base] + list(self.shape) + list(self.strides)
@@ -239,22 +241,34 @@ class _host_tensor_descriptor(tensor_descriptor):
         """Argument attributes of the kernel arguments, in order."""
         base = {"tt.divisibility": self._divisibility} \
             if self._divisibility else {}
-        return [base] + [{} for _ in range(2 * len(self.block_shape))]
+        rank = len(self.block_shape)
+        shape = [{} for _ in range(rank)]
+        if self._inner_div16:
+            shape[-1] = {"tt.divisibility": 16}
+        return [base] + shape + [{} for _ in range(rank)]
 
     def __tpx_bind_parameter__(self, leaves, _semantic):
+        # The host descriptor's last stride is 1 (TensorDescriptor checks
+        # it, as Triton's does): the descriptor uses the constant, so the
+        # compiler sees a contiguous innermost dimension (TMA needs it).
+        # The argument stays in the signature.
         rank = len(self.block_shape)
+        strides = list(leaves[1 + rank:])
+        strides[-1] = _semantic.constant(1, tl.int64)
         return _semantic.emit_tensor_descriptor(
-            leaves[0], leaves[1:1 + rank], leaves[1 + rank:],
-            self.block_type, self._padding)
+            leaves[0], leaves[1:1 + rank], strides, self.block_type,
+            self._padding)
 
 
 _SPEC = re.compile(r"^tensordesc<\s*([A-Za-z0-9_]+)\s*\[([0-9,\s]*)\]"
-                   r"\s*(?:,\s*(zero|nan)\s*)?>$")
+                   r"((?:\s*,\s*(?:zero|nan|div16))*)\s*>$")
 
 
 def descriptor_value_from_spec(spec):
     """The kernel parameter for ArgSpec type "tensordesc<fp16[64, 64]>"
-    (",nan" before ">" for a descriptor padded with NaN)."""
+    (",div16" before ">" when the innermost extent is a multiple of 16,
+    which puts tt.divisibility = 16 on that shape argument; ",nan" for a
+    descriptor padded with NaN)."""
     match = _SPEC.match(spec.type.strip())
     if match is None:
         raise TypeError("unknown signature type %r: a tensor descriptor is "
@@ -265,12 +279,14 @@ def descriptor_value_from_spec(spec):
     if not 1 <= len(shape) <= 5:
         raise TypeError("%r: a tensor descriptor has 1 to 5 dimensions" %
                         (spec.type,))
-    padding = match.group(3) or "zero"
+    flags = [f.strip() for f in match.group(3).split(",") if f.strip()]
+    padding = "nan" if "nan" in flags else "zero"
     if padding == "nan" and not element.is_floating():
         raise TypeError("%r: Padding option `nan` is only supported for "
                         "floating point tensors" % (spec.type,))
     return _host_tensor_descriptor(block_type(element, shape),
-                                   _PADDING[padding], spec.divisibility)
+                                   _PADDING[padding], spec.divisibility,
+                                   "div16" in flags)
 
 
 # -- semantics ----------------------------------------------------------------

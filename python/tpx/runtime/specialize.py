@@ -14,8 +14,9 @@ Triton 3.6's rules, which decide what a kernel is compiled for:
 * None is constexpr None; constexpr-wrapped values, strings, dtypes and
   other hashable non-numbers are constexprs;
 * a tensor descriptor (an object with base, shape, strides, block_shape
-  and optionally padding) is "tensordesc<dtype[b0, b1]>" (",nan" before
-  ">" when padded with NaN), with divisibility 16 when its base is
+  and optionally padding) is "tensordesc<dtype[b0, b1]>" (",div16" before
+  ">" when its innermost extent is a multiple of 16, then ",nan" when
+  padded with NaN), with divisibility 16 when its base is
   16-byte aligned; it is launched as its base pointer, its shape (i32
   each) and its strides (i64 each), in that order.
 
@@ -284,7 +285,9 @@ def make_generic(backend, where_of):
                              "'nan', got %r" % (where, padding))
         launch = pointer_of(base, where + " (the descriptor's base)", device)
         align = (not address_of(launch) & 15) if mode == 0 else None
-        key = ("desc", name, block, padding)
+        # Rows of whole 16-element runs fill whole 16-byte chunks: the
+        # descriptor may be stored with TMA (docs/python.md).
+        key = ("desc", name, block, padding, shape[-1] % 16 == 0)
         return key, align, (launch,) + shape + strides
 
     return generic
@@ -322,10 +325,12 @@ def spec_from_key(name, kind, align, value):
             return ArgSpec(name, "constexpr", unwrap_constant(align))
         raise AssertionError("unknown key part %r" % (kind,))
     if type(kind) is tuple and kind[0] == "desc":
-        # "tensordesc<fp16[64, 64]>", ",nan" before ">" for NaN padding;
-        # divisibility is the base pointer's.
-        return ArgSpec(name, "tensordesc<%s[%s]%s>" % (
+        # "tensordesc<fp16[64, 64]>", ",div16" for an innermost extent
+        # that is a multiple of 16, ",nan" for NaN padding; divisibility is
+        # the base pointer's.
+        return ArgSpec(name, "tensordesc<%s[%s]%s%s>" % (
             kind[1], ", ".join(str(b) for b in kind[2]),
+            ",div16" if kind[4] else "",
             ",nan" if kind[3] == "nan" else ""), divisibility=divisibility)
     element = arguments.dtype_name(kind)   # a torch dtype
     if element is None:

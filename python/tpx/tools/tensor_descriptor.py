@@ -114,10 +114,13 @@ class TensorDescriptor:
 
 
 def signature(desc):
-    """The ArgSpec type of `desc`: "tensordesc<fp16[64, 64]>", with ",nan"
-    before ">" when it pads with NaN."""
+    """The ArgSpec type of `desc`: "tensordesc<fp16[64, 64]>", with ",div16"
+    before ">" when its innermost extent is a multiple of 16 and then
+    ",nan" when it pads with NaN."""
     text = "tensordesc<%s%s" % (_dtype_signature(desc.base),
                                 [int(b) for b in desc.block_shape])
+    if int(desc.shape[-1]) % 16 == 0:
+        text += ",div16"
     if desc.padding == "nan":
         text += ",nan"
     return text + ">"

@@ -62,13 +62,33 @@ module {
 // -----
 
 // A 2-D descriptor made from the kernel's arguments (a host descriptor's
-// form; an i32 widened to the stride counts) stays for tpxgpu-use-tma.
+// form; an i32 widened to the stride counts) stays for tpxgpu-use-tma
+// when its rows are known to fill whole 16-byte chunks (tt.divisibility),
+// since a TMA store writes whole chunks; without that, a descriptor that is
+// stored to is lowered to pointers.
 // CHECK-LABEL: tt.func public @kept_for_tma
 // CHECK: tt.make_tensor_descriptor
 // CHECK: tt.descriptor_load
 // CHECK: tt.descriptor_store
 module {
-  tt.func public @kept_for_tma(%in: !tt.ptr<f16>, %m: i32, %n: i32, %i: i32) {
+  tt.func public @kept_for_tma(%in: !tt.ptr<f16>, %m: i32, %n: i32 {tt.divisibility = 16 : i32}, %i: i32) {
+    %n64 = arith.extsi %n : i32 to i64
+    %one = arith.constant 1 : i64
+    %d = tt.make_tensor_descriptor %in, [%m, %n], [%n64, %one] : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16>>
+    %v = tt.descriptor_load %d[%i, %i] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+    tt.descriptor_store %d[%i, %m], %v : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
+    tt.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: tt.func public @ragged_rows_stored
+// CHECK-NOT: tt.make_tensor_descriptor
+// CHECK: tt.load
+// CHECK: tt.store
+module {
+  tt.func public @ragged_rows_stored(%in: !tt.ptr<f16>, %m: i32, %n: i32, %i: i32) {
     %n64 = arith.extsi %n : i32 to i64
     %one = arith.constant 1 : i64
     %d = tt.make_tensor_descriptor %in, [%m, %n], [%n64, %one] : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16>>

@@ -26,7 +26,7 @@
 // CHECK: tpxgpu.async_tma_store_wait pendings = 0
 // CHECK: tpxgpu.barrier
 module {
-  tt.func public @copy(%in: !tt.ptr<f16>, %m: i32, %n: i32, %i: i32) {
+  tt.func public @copy(%in: !tt.ptr<f16>, %m: i32, %n: i32 {tt.divisibility = 16 : i32}, %i: i32) {
     %n64 = arith.extsi %n : i32 to i64
     %one = arith.constant 1 : i64
     %d = tt.make_tensor_descriptor %in, [%m, %n], [%n64, %one] : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16>>
