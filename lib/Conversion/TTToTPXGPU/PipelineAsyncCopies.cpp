@@ -33,6 +33,15 @@
 // into a buffer no dot reads). The drain after the loop keeps in-flight
 // copies from landing in bytes the allocator gives to later buffers.
 //
+// An operand loaded through a tensor descriptor that can use TMA
+// (TensorMaps.h) is copied by the copy engine instead: its buffers are in
+// the tensor map's swizzle, and each buffer slot has an mbarrier (inited
+// once before the loop) that the slot's copies complete on. Thread 0 arms
+// it with the bytes of the iteration's TMA copies (`barrier_expect`, both
+// predicated on the iteration existing), and every thread waits for the
+// slot's phase ((i / S) mod 2) where the cp.async wait goes. The barriers
+// are invalidated after the loop.
+//
 // A loop whose only dot accumulates into a carried value keeps the dot in
 // flight (async-dots): `warp_group_dot ... async`, then
 // `warp_group_dot_wait pendings = 1`, which retires dot i-1 in this warp
@@ -43,6 +52,8 @@
 //===----------------------------------------------------------------------===//
 #include "LoopSlices.h"
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
+
+#include "tpx/Conversion/TTToTPXGPU/TensorMaps.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPULinearLayout.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
@@ -98,13 +109,30 @@ static bool canCopyAsynchronously(tt::LoadOp load, MemDescType buffer) {
 
 namespace {
 
-/// A dot operand loaded in the loop and staged by a local_alloc.
+/// A dot operand loaded in the loop and staged by a local_alloc: a
+/// pointer-tensor load (cp.async) or a descriptor load (TMA).
 struct StagedOperand {
   tt::LoadOp load;
+  tt::DescriptorLoadOp descLoad;
+  tt::MakeTensorDescOp desc;
   LocalAllocOp alloc;
   MemDescType single;           // the staging buffer's type
   SetVector<Operation *> slice; // computes the load's pointer and mask
   Value buffers;                // the S-buffer allocation
+
+  bool isTMA() const { return bool(descLoad); }
+  Operation *getLoad() {
+    return isTMA() ? descLoad.getOperation() : load.getOperation();
+  }
+  /// The values the copy of an iteration is computed from.
+  SmallVector<Value> getRoots() {
+    if (isTMA())
+      return SmallVector<Value>(descLoad.getIndices());
+    SmallVector<Value> roots = {load.getPtr()};
+    if (load.getMask())
+      roots.push_back(load.getMask());
+    return roots;
+  }
 
   /// The type of one buffer of `buffers` (memdesc_index's result).
   MemDescType getBufferType() const {
@@ -137,6 +165,25 @@ private:
   /// The iteration value `firstDot` accumulates into when it may stay in
   /// flight (it is the loop's only dot and its result goes straight back).
   std::optional<unsigned> getInFlightAccumulator();
+  /// The staged operand `operand` (a dot's A or B) would be, if any.
+  std::optional<StagedOperand> matchOperand(Value operand);
+  bool hasCopies(bool tma) const {
+    return llvm::any_of(operands, [&](const StagedOperand &s) {
+      return s.isTMA() == tma;
+    });
+  }
+  /// Bytes of one iteration's TMA copies.
+  int64_t getTMABytes() const;
+  /// The mbarrier of buffer slot `slot` (a constant) and its type.
+  MemDescType slotBarrierType() const {
+    MemDescType all = cast<MemDescType>(barriers.getType());
+    return MemDescType::get({1}, all.getElementType(), all.getEncoding(),
+                            /*mutableMemory=*/true, all.getShape());
+  }
+  Value slotBarrier(OpBuilder &b, Location loc, int64_t slot) const {
+    Value index = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(slot));
+    return MemDescIndexOp::create(b, loc, slotBarrierType(), barriers, index);
+  }
 
   scf::ForOp loop;
   unsigned numStages, distance;
@@ -145,9 +192,77 @@ private:
   WarpGroupDotOp firstDot;
   SetVector<unsigned> advancedArgs;
   SetVector<Operation *> advanceSlice;
+  /// One mbarrier per buffer slot (S x 1 x i64) when TMA copies exist.
+  Value barriers;
 };
 
 } // namespace
+
+/// A descriptor load the copy engine can move straight into the staging
+/// buffer `buffer`: its descriptor can use TMA, is made outside `loop`, and
+/// the staging layout is the one TMA writes.
+static tt::MakeTensorDescOp getTMADescriptor(tt::DescriptorLoadOp load,
+                                             MemDescType buffer,
+                                             scf::ForOp loop) {
+  auto desc = load.getDesc().getDefiningOp<tt::MakeTensorDescOp>();
+  if (!desc || loop->isAncestor(desc) || !whyNotTMA(desc).empty())
+    return nullptr;
+  MemDescType expected = getTMABlockBufferType(
+      getTensorMap(desc), load.getType().getShape(), /*mutable=*/false);
+  return expected == buffer ? desc : nullptr;
+}
+
+std::optional<StagedOperand> AsyncCopyPipeliner::matchOperand(Value operand) {
+  Block *body = loop.getBody();
+  auto alloc = operand.getDefiningOp<LocalAllocOp>();
+  if (!alloc || !alloc.getSrc() || alloc->getBlock() != body ||
+      llvm::any_of(operands,
+                   [&](const StagedOperand &s) { return s.alloc == alloc; }))
+    return std::nullopt;
+  if (!llvm::all_of(alloc->getUsers(), [&](Operation *user) {
+        auto reader = dyn_cast<WarpGroupDotOp>(user);
+        return reader && reader->getBlock() == body && !reader.getIsAsync();
+      }))
+    return std::nullopt;
+  StagedOperand staged{};
+  staged.alloc = alloc;
+  staged.single = alloc.getType();
+  // A descriptor load reaches the staging through its layout conversion.
+  Value source = alloc.getSrc();
+  if (auto convert = source.getDefiningOp<ConvertLayoutOp>();
+      convert && convert->hasOneUse())
+    source = convert.getSrc();
+  if (auto descLoad = source.getDefiningOp<tt::DescriptorLoadOp>()) {
+    staged.descLoad = descLoad;
+    staged.desc = getTMADescriptor(descLoad, alloc.getType(), loop);
+    if (!staged.desc || descLoad->getBlock() != body ||
+        !descLoad->hasOneUse())
+      return std::nullopt;
+  } else {
+    staged.load = alloc.getSrc().getDefiningOp<tt::LoadOp>();
+    if (!staged.load || staged.load->getBlock() != body ||
+        !staged.load->hasOneUse() ||
+        !canCopyAsynchronously(staged.load, alloc.getType()))
+      return std::nullopt;
+  }
+  for (Value v : staged.getRoots()) {
+    FailureOr<SetVector<Operation *>> slice = getRecomputableSlice(loop, v);
+    if (failed(slice))
+      return std::nullopt;
+    staged.slice.insert(slice->begin(), slice->end());
+  }
+  staged.slice = sortInBlockOrder(staged.slice);
+  return staged;
+}
+
+int64_t AsyncCopyPipeliner::getTMABytes() const {
+  int64_t bytes = 0;
+  for (const StagedOperand &s : operands)
+    if (s.isTMA())
+      bytes += s.single.getElementByteWidth() *
+               llvm::product_of(s.single.getShape());
+  return bytes;
+}
 
 LogicalResult AsyncCopyPipeliner::match() {
   Block *body = loop.getBody();
@@ -158,39 +273,12 @@ LogicalResult AsyncCopyPipeliner::match() {
     if (dot.getIsAsync())
       return failure();
     for (Value operand : SmallVector<Value>{dot.getA(), dot.getB()}) {
-      auto alloc = operand.getDefiningOp<LocalAllocOp>();
-      if (!alloc || !alloc.getSrc() || alloc->getBlock() != body ||
-          llvm::any_of(operands, [&](const StagedOperand &s) {
-            return s.alloc == alloc;
-          }))
+      std::optional<StagedOperand> staged = matchOperand(operand);
+      if (!staged)
         continue;
-      auto load = alloc.getSrc().getDefiningOp<tt::LoadOp>();
-      if (!load || load->getBlock() != body || !load->hasOneUse() ||
-          !llvm::all_of(alloc->getUsers(), [&](Operation *user) {
-            auto reader = dyn_cast<WarpGroupDotOp>(user);
-            return reader && reader->getBlock() == body && !reader.getIsAsync();
-          }))
-        continue;
-      if (!canCopyAsynchronously(load, alloc.getType()))
-        continue;
-      StagedOperand staged{load, alloc, alloc.getType(), {}, {}};
-      bool recomputable = true;
-      for (Value v : SmallVector<Value>{load.getPtr(), load.getMask()}) {
-        if (!v)
-          continue;
-        FailureOr<SetVector<Operation *>> slice = getRecomputableSlice(loop, v);
-        if (failed(slice)) {
-          recomputable = false;
-          break;
-        }
-        staged.slice.insert(slice->begin(), slice->end());
-      }
-      if (!recomputable)
-        continue;
-      staged.slice = sortInBlockOrder(staged.slice);
       if (!firstDot)
         firstDot = dot;
-      operands.push_back(std::move(staged));
+      operands.push_back(std::move(*staged));
     }
   }
   if (operands.empty())
@@ -198,12 +286,8 @@ LogicalResult AsyncCopyPipeliner::match() {
 
   // The iteration values the copies read, and those their advances read in
   // turn, must all be advanced without memory access.
-  for (StagedOperand &s : operands) {
-    SmallVector<Value> roots = {s.load.getPtr()};
-    if (s.load.getMask())
-      roots.push_back(s.load.getMask());
-    collectIterArgs(loop, roots, s.slice, advancedArgs);
-  }
+  for (StagedOperand &s : operands)
+    collectIterArgs(loop, s.getRoots(), s.slice, advancedArgs);
   FailureOr<SetVector<Operation *>> advance =
       getAdvanceSlice(loop, advancedArgs, /*closed=*/true);
   if (failed(advance))
@@ -248,7 +332,26 @@ void AsyncCopyPipeliner::emitCopies(OpBuilder &b, IRMapping &mapping, Value iv,
   Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv,
                                        loop.getUpperBound());
   SmallVector<Value> tokens;
+  Value barrier;
+  if (hasCopies(/*tma=*/true)) {
+    barrier = MemDescIndexOp::create(b, loc, slotBarrierType(), barriers, slot);
+    BarrierExpectOp::create(b, loc, barrier, getTMABytes(), exists);
+  }
   for (StagedOperand &s : operands) {
+    if (s.isTMA()) {
+      IRMapping perCopy = mapping;
+      for (Operation *op : s.slice)
+        b.clone(*op, perCopy);
+      SmallVector<Value> indices;
+      for (Value index : s.descLoad.getIndices())
+        indices.push_back(perCopy.lookupOrDefault(index));
+      Value buffer =
+          MemDescIndexOp::create(b, loc, s.getBufferType(), s.buffers, slot);
+      emitTMALoads(b, loc, getOrAddTensorMapArgument(s.desc),
+                   getTensorMap(s.desc), buffer, indices, barrier, exists,
+                   s.descLoad.getCache(), s.descLoad.getEvict());
+      continue;
+    }
     IRMapping perCopy = mapping;
     for (Operation *op : s.slice)
       b.clone(*op, perCopy);
@@ -266,7 +369,23 @@ void AsyncCopyPipeliner::emitCopies(OpBuilder &b, IRMapping &mapping, Value iv,
         s.load.getEvict(), /*isVolatile=*/false);
     tokens.push_back(copy.getToken());
   }
-  AsyncCommitGroupOp::create(b, loc, tokens);
+  if (!tokens.empty())
+    AsyncCommitGroupOp::create(b, loc, tokens);
+}
+
+/// The i32 parity ((iv - lb) / step / count) mod 2 of the phase the
+/// mbarrier of iteration iv's slot completes when `count` slots rotate.
+static Value getRotationParity(OpBuilder &b, scf::ForOp loop, int64_t count) {
+  Location loc = loop.getLoc();
+  Value iv = loop.getInductionVar();
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(iv.getType(), v));
+  };
+  Value iteration = arith::DivSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, iv, loop.getLowerBound()),
+      loop.getStep());
+  Value round = arith::DivSIOp::create(b, loc, iteration, constant(count));
+  return castToI32(b, loc, arith::RemSIOp::create(b, loc, round, constant(2)));
 }
 
 SmallVector<Value> AsyncCopyPipeliner::advance(OpBuilder &b,
@@ -296,6 +415,17 @@ void AsyncCopyPipeliner::rewrite() {
     auto type = MemDescType::get(shape, single.getElementType(),
                                  single.getEncoding(), /*mutableMemory=*/true);
     s.buffers = LocalAllocOp::create(b, loc, type, Value());
+  }
+  if (hasCopies(/*tma=*/true)) {
+    MemDescType one = getMBarrierType(b.getContext());
+    auto type = MemDescType::get({int64_t(numStages), 1}, one.getElementType(),
+                                 one.getEncoding(), /*mutableMemory=*/true);
+    barriers = LocalAllocOp::create(b, loc, type, Value());
+    for (unsigned k = 0; k < numStages; ++k)
+      InitBarrierOp::create(b, loc, slotBarrier(b, loc, k), 1);
+    // Initialised before the copy engine or any thread uses them.
+    FenceAsyncSharedOp::create(b, loc);
+    BarrierOp::create(b, loc);
   }
   SmallVector<Value> values;
   for (unsigned i : advancedArgs)
@@ -357,7 +487,15 @@ void AsyncCopyPipeliner::rewrite() {
     barrier = BarrierOp::create(at, loc);
   }
   OpBuilder beforeFence(fence);
-  AsyncWaitOp::create(beforeFence, loc, ValueRange(), distance - 1);
+  if (hasCopies(/*tma=*/false))
+    AsyncWaitOp::create(beforeFence, loc, ValueRange(), distance - 1);
+  if (hasCopies(/*tma=*/true)) {
+    Value barrier = MemDescIndexOp::create(
+        beforeFence, loc, slotBarrierType(), barriers, slot);
+    WaitBarrierOp::create(beforeFence, loc, barrier,
+                          getRotationParity(beforeFence, loop, numStages),
+                          Value());
+  }
 
   SmallVector<BlockArgument> aheadArgs;
   for (Value value : values)
@@ -393,8 +531,14 @@ void AsyncCopyPipeliner::rewrite() {
 
   // The copies made, the loads go (their address computations with them,
   // once dead).
-  for (StagedOperand &s : operands)
-    s.load.erase();
+  for (StagedOperand &s : operands) {
+    Operation *load = s.getLoad();
+    SmallVector<Operation *> conversions(load->getUsers());
+    for (Operation *convert : conversions)
+      if (convert->use_empty())
+        convert->erase();
+    load->erase();
+  }
 
   // A loop carrying the values iteration iv+D needs.
   loop = appendIterArgs(loop, values);
@@ -407,8 +551,14 @@ void AsyncCopyPipeliner::rewrite() {
                                             /*pendings=*/0u);
     result.replaceAllUsesExcept(drain.getResult(0), drain);
   }
-  AsyncWaitOp::create(exit, loc, ValueRange(), 0);
+  if (hasCopies(/*tma=*/false))
+    AsyncWaitOp::create(exit, loc, ValueRange(), 0);
   BarrierOp::create(exit, loc);
+  // Every copy past the end was predicated off, so no TMA is in flight:
+  // the barriers die, and their bytes may be reused.
+  if (hasCopies(/*tma=*/true))
+    for (unsigned k = 0; k < numStages; ++k)
+      InvalBarrierOp::create(exit, loc, slotBarrier(exit, loc, k));
 }
 
 /// The body ops that only compute iteration value `index`'s next value

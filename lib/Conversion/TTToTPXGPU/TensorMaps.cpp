@@ -1,6 +1,10 @@
 //===- TensorMaps.cpp - which tensor descriptors use TMA ------------------===//
 #include "tpx/Conversion/TTToTPXGPU/TensorMaps.h"
 
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
+#include "tpx/Dialect/TT/IR/TTTypes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 
@@ -132,4 +136,87 @@ TensorMapAttr tpxgpu::getTensorMap(tt::MakeTensorDescOp desc) {
       shapeArgs, shapeValues, strideArgs, strideValues,
       {block.getShape()[0], boxInner}, element, swizzle,
       desc.getPadding() == tt::PaddingOption::PAD_NAN);
+}
+
+Value tpxgpu::getOrAddTensorMapArgument(tt::MakeTensorDescOp desc) {
+  MLIRContext *context = desc.getContext();
+  TensorMapAttr mapAttr = getTensorMap(desc);
+  auto kernel = desc->getParentOfType<tt::FuncOp>();
+  StringRef name = TPXGPUDialect::kTensorMapAttrName;
+  // Descriptors with the same map share an argument.
+  for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i)
+    if (kernel.getArgAttr(i, name) == mapAttr)
+      return kernel.getArgument(i);
+  auto boxType = tt::TensorDescType::get(
+      context,
+      RankedTensorType::get(mapAttr.getBox(), mapAttr.getElementType()));
+  unsigned index = kernel.getNumArguments();
+  NamedAttribute attr(StringAttr::get(context, name), mapAttr);
+  // Appending an argument to a function with a body cannot fail.
+  (void)kernel.insertArgument(index, boxType,
+                              DictionaryAttr::get(context, {attr}),
+                              desc.getLoc());
+  return kernel.getArgument(index);
+}
+
+MemDescType tpxgpu::getTMABlockBufferType(TensorMapAttr map,
+                                          ArrayRef<int64_t> block,
+                                          bool mutableMemory) {
+  Type element = map.getElementType();
+  auto layout = NvmmaSharedEncodingAttr::get(
+      element.getContext(), map.getSwizzle(), /*transposed=*/false,
+      element.getIntOrFloatBitWidth());
+  return MemDescType::get(block, element, layout, mutableMemory);
+}
+
+MemDescType tpxgpu::getMBarrierType(MLIRContext *context) {
+  auto layout = SwizzledSharedEncodingAttr::get(context, 1, 1, 1, {0});
+  return MemDescType::get({1}, IntegerType::get(context, 64), layout);
+}
+
+/// Calls `copy(box, coords)` for each box of the block in `buffer`: box k
+/// covers columns [k * w, (k + 1) * w), at that offset in the buffer and in
+/// the coordinates.
+template <typename CopyFn>
+static void forEachBox(OpBuilder &b, Location loc, Value buffer,
+                       TensorMapAttr map, ValueRange indices, CopyFn copy) {
+  auto type = cast<MemDescType>(buffer.getType());
+  int64_t width = map.getBox()[1];
+  for (int64_t column = 0; column < type.getShape()[1]; column += width) {
+    Value box = buffer;
+    SmallVector<Value> coords(indices);
+    if (type.getShape()[1] != width) {
+      auto view = MemDescType::get({type.getShape()[0], width},
+                                   type.getElementType(), type.getEncoding(),
+                                   type.getMutableMemory(),
+                                   type.getAllocShape());
+      box = MemDescSubviewOp::create(b, loc, view, buffer, ValueRange(),
+                                     b.getDenseI64ArrayAttr({0, column}));
+      if (column) {
+        Value offset = arith::ConstantIntOp::create(b, loc, column, 32);
+        coords[1] = arith::AddIOp::create(b, loc, coords[1], offset);
+      }
+    }
+    copy(box, coords);
+  }
+}
+
+void tpxgpu::emitTMALoads(OpBuilder &b, Location loc, Value map,
+                          TensorMapAttr mapAttr, Value buffer,
+                          ValueRange indices, Value barrier, Value pred,
+                          tt::CacheModifier cache, tt::EvictionPolicy evict) {
+  forEachBox(b, loc, buffer, mapAttr, indices,
+             [&](Value box, ValueRange coords) {
+               AsyncTMACopyGlobalToLocalOp::create(
+                   b, loc, map, coords, barrier, box, pred, cache, evict);
+             });
+}
+
+void tpxgpu::emitTMAStores(OpBuilder &b, Location loc, Value map,
+                           TensorMapAttr mapAttr, Value buffer,
+                           ValueRange indices) {
+  forEachBox(b, loc, buffer, mapAttr, indices,
+             [&](Value box, ValueRange coords) {
+               AsyncTMACopyLocalToGlobalOp::create(b, loc, map, coords, box);
+             });
 }

@@ -37,16 +37,19 @@ static constexpr const char *kNvidiaTTIRPasses =
     "tpxgpu-lower-tensor-descriptors,tpxgpu-lower-block-pointers";
 
 static constexpr const char *kSimtTTGIRPasses =
-    "convert-tt-to-tpxgpu,tpxgpu-use-tma,tpxgpu-use-wgmma,canonicalize,"
+    "convert-tt-to-tpxgpu,tpxgpu-use-wgmma,canonicalize,"
     "tpxgpu-remove-layout-conversions,canonicalize,loop-invariant-code-motion,"
     "cse,tpxgpu-annotate-contiguity,tpxgpu-pipeline-async-copies,"
     "tpxgpu-prefetch-loads,canonicalize,cse,tpxgpu-pipeline-wgmma,"
-    "tpxgpu-lower-layout-conversions,tpxgpu-annotate-contiguity,"
+    "tpxgpu-use-tma,tpxgpu-lower-layout-conversions,tpxgpu-annotate-contiguity,"
     "tpxgpu-allocate-shared-memory";
 // Software pipelining comes after the layouts: tpxgpu-pipeline-async-copies
 // needs the dots' staging (tpxgpu-use-wgmma) and the loads' vector widths
 // (the first tpxgpu-annotate-contiguity); the register prefetcher and the
 // async-wgmma pass then take the loops it left.
+// tpxgpu-use-tma lowers the tensor-descriptor accesses the pipeliner left
+// (and gives every descriptor its tensor-map argument) once no pass looks
+// for descriptor loads any more.
 // tpxgpu-lower-layout-conversions turns the conversions that move data
 // between threads into local_alloc / local_load once no pass rewrites
 // layouts any more, and before the allocation places their buffers.

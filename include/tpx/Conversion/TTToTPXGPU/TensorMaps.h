@@ -12,7 +12,10 @@
 #define TPX_CONVERSION_TTTOTPXGPU_TENSORMAPS_H
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUTypes.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
+
+#include "mlir/IR/Builders.h"
 
 #include <string>
 
@@ -35,6 +38,36 @@ unsigned getTMASwizzleBytes(int64_t rowBytes);
 /// The tensor map the launcher builds for `desc` (whyNotTMA(desc) empty):
 /// boxes as wide as the swizzle, so a wider block takes several copies.
 TensorMapAttr getTensorMap(tt::MakeTensorDescOp desc);
+
+/// The kernel argument that carries `desc`'s tensor map (a `!tt.tensordesc`
+/// of the box with `tpxgpu.tensor_map`), added as the kernel's last argument
+/// the first time it is asked for.
+mlir::Value getOrAddTensorMapArgument(tt::MakeTensorDescOp desc);
+
+/// The nvmma_shared buffer type one block of `map` lands in: the map's
+/// swizzle, so that TMA's writes and the buffer's address map agree (and
+/// wgmma can read it as staged).
+MemDescType getTMABlockBufferType(TensorMapAttr map,
+                                  llvm::ArrayRef<int64_t> block,
+                                  bool mutableMemory);
+
+/// The TMA copies of one block into `buffer` (a block buffer, or one
+/// buffer of a multi-buffered allocation): one per box of `map` (column
+/// offsets k * box width in the coordinates and the buffer), completing on
+/// `barrier`, each predicated on `pred` when given.
+void emitTMALoads(mlir::OpBuilder &b, mlir::Location loc, mlir::Value map,
+                  TensorMapAttr mapAttr, mlir::Value buffer,
+                  mlir::ValueRange indices, mlir::Value barrier,
+                  mlir::Value pred, tt::CacheModifier cache,
+                  tt::EvictionPolicy evict);
+
+/// The TMA stores of one block from `buffer`, one per box.
+void emitTMAStores(mlir::OpBuilder &b, mlir::Location loc, mlir::Value map,
+                   TensorMapAttr mapAttr, mlir::Value buffer,
+                   mlir::ValueRange indices);
+
+/// `!tpxgpu.memdesc<1xi64, ...>`: one mbarrier.
+MemDescType getMBarrierType(mlir::MLIRContext *context);
 
 } // namespace tpx::tpxgpu
 
