@@ -334,7 +334,10 @@ class CUDALauncher:
         for view, (_, convert), value in zip(views, self._views, values):
             view.value = convert(value) if convert else value
         if self._maps.count:
-            self._maps.encode(values, params[len(self.kinds)])
+            # Only the launcher's own parameter storage lives on between
+            # launches (a concurrent launch packs into fresh arrays).
+            self._maps.encode(values, params[len(self.kinds)],
+                              reuse=params is self._params)
         stream_slot.value = stream or None
         function = self._function()
         return self._call(function, gx, gy, gz, stream_slot, params)
@@ -442,6 +445,7 @@ class _TensorMaps:
         maps = kernel.metadata.get("tensor_maps") or []
         self.count = len(maps)
         self._plan = None
+        self._encoded = None  # the values the launcher's own maps hold
         if not self.count:
             return
         lib = _capi.library()
@@ -463,12 +467,21 @@ class _TensorMaps:
         start = (ctypes.addressof(raw) + 63) & ~63
         return raw, [start + 128 * i for i in range(self.count)]
 
-    def encode(self, values, first):
-        """Writes the maps for these launch values at address `first`."""
-        args = (ctypes.c_int64 * max(1, len(values)))(
-            *[v if isinstance(v, int) else 0 for v in values])
+    def encode(self, values, first, reuse):
+        """Writes the maps for these launch values at address `first`. With
+        `reuse` (the launcher's own storage), maps made from the same values
+        by the previous launch are kept (a kernel relaunched on the same
+        tensors)."""
+        ints = tuple(v if isinstance(v, int) else 0 for v in values)
+        if reuse and self._encoded == ints:
+            return
+        args = (ctypes.c_int64 * max(1, len(ints)))(*ints)
+        if reuse:
+            self._encoded = None
         _capi.check(self._lib.tpxTensorMapPlanEncode, self._plan, args,
-                         len(values), first, error_type=LaunchError)
+                    len(ints), first, error_type=LaunchError)
+        if reuse:
+            self._encoded = ints
 
 
 # Results of launching a function of another context: redo the launch
