@@ -14,7 +14,8 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
 
-from tlx_tutorials import attention_pipelined, gemm_pipelined  # noqa: E402
+from tlx_tutorials import (attention_pipelined, gemm_pipelined,  # noqa: E402
+                           gemm_tma)
 
 
 def time_ms(fn, reps=20):
@@ -68,6 +69,14 @@ def main(out):
                            torch_tflops=flops / torch_ms * 1e3)
                 rows.append(measure(
                     row, lambda: gemm_pipelined.matmul(a, b, config), ref,
+                    flops, 1.0))
+            for name, config in configs:
+                row = dict(kernel="gemm_tma", config=name,
+                           dtype=str(dtype), size=size,
+                           torch_tflops=flops / torch_ms * 1e3)
+                tma_config = dict(config)
+                rows.append(measure(
+                    row, lambda: gemm_tma.matmul(a, b, tma_config), ref,
                     flops, 1.0))
     from torch.nn.attention import SDPBackend, sdpa_kernel
     heads = 32

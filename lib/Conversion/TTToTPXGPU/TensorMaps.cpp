@@ -1,6 +1,7 @@
 //===- TensorMaps.cpp - which tensor descriptors use TMA ------------------===//
 #include "tpx/Conversion/TTToTPXGPU/TensorMaps.h"
 
+#include "tpx/Dialect/TPXGPU/IR/SIMTLoweringInterface.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 #include "tpx/Dialect/TT/IR/TTTypes.h"
@@ -97,6 +98,10 @@ std::string tpxgpu::whyNotTMA(tt::MakeTensorDescOp desc) {
                "chunk (a TMA store would write past them)";
       continue;
     }
+    // A plugin dialect that lowers its own ops on the SIMT path (TLX's
+    // async_descriptor_load) takes the tensor map for its uses itself.
+    if (getSIMTLoweringInterface(user))
+      continue;
     return "a descriptor used by '" + user->getName().getStringRef().str() +
            "'";
   }

@@ -21,6 +21,14 @@
 //   async_dot          tpxgpu.warp_group_dot ... async (wgmma on the buffers)
 //   async_dot_wait     tpxgpu.warp_group_dot_wait (wgmma.wait_group)
 //   fence_async_shared tpxgpu.fence_async_shared
+//   alloc_barriers     tpxgpu.local_alloc (N x 1 x i64) + init_barrier each
+//   barrier_view       tpxgpu.memdesc_index
+//   barrier_wait       tpxgpu.wait_barrier
+//   barrier_arrive     tpxgpu.arrive_barrier
+//   barrier_expect_bytes          tpxgpu.barrier_expect (constant bytes)
+//   async_descriptor_load         TMA copies (tpxgpu.async_tma_copy_*) on the
+//                                 descriptor's launcher-built tensor map
+//   async_descriptor_store(_wait) TMA stores, tpxgpu.async_tma_store_wait
 //
 // Shared-memory hazards between threads are the compiler's in TLX; see
 // TLXPlaceBarriers.cpp.
@@ -31,6 +39,7 @@
 #include "TLX/TLXDialect.h"
 
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
+#include "tpx/Conversion/TTToTPXGPU/TensorMaps.h"
 #include "tpx/Conversion/TTToTPXGPU/WarpGroupDots.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUTypes.h"
@@ -39,6 +48,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -69,7 +79,18 @@ static int64_t getInstrK(AsyncDotOp dot) {
 //===----------------------------------------------------------------------===//
 
 static bool isTLXType(Type type) {
-  return isa<BufferType, AsyncTokenType>(type);
+  return isa<BufferType, AsyncTokenType, BarriersType>(type);
+}
+
+/// The descriptor a TMA op of TLX reads, if it is made in the kernel in a
+/// form the launcher can build a tensor map for; else why not.
+static std::string whyNotTensorMap(Value desc) {
+  auto make = desc.getDefiningOp<tt::MakeTensorDescOp>();
+  if (!make)
+    return "a descriptor not made by tl.make_tensor_descriptor in the "
+           "kernel (or a host TensorDescriptor)";
+  std::string why = tg::whyNotTMA(make);
+  return why.empty() ? "" : "a descriptor TMA cannot use: " + why;
 }
 
 /// The allocation whose buffer `buffer` is (through local_view only), or
@@ -98,11 +119,32 @@ std::string tpx::tlx::getUnsupportedReason(Operation *op) {
   }
   if (isa<LocalReinterpretOp>(op))
     return "a reinterpreted buffer view";
+  if (auto expect = dyn_cast<BarrierExpectBytesOp>(op)) {
+    APInt bytes;
+    if (!matchPattern(expect.getBytes(), m_ConstantInt(&bytes)))
+      return "a barrier_expect_bytes of a byte count that is not a "
+             "compile-time constant";
+    return "";
+  }
+  if (auto load = dyn_cast<AsyncDescriptorLoadOp>(op)) {
+    if (!getAllocation(load.getBuffer()))
+      return "an async_descriptor_load into a buffer slice (TMA writes "
+             "whole buffers)";
+    return whyNotTensorMap(load.getDesc());
+  }
+  if (auto store = dyn_cast<AsyncDescriptorStoreOp>(op)) {
+    if (!getAllocation(store.getBuffer()))
+      return "an async_descriptor_store from a buffer slice (TMA reads "
+             "whole buffers)";
+    return whyNotTensorMap(store.getDesc());
+  }
   if (!isa<LocalAllocOp, LocalViewOp, LocalSliceOp, LocalLoadOp, LocalStoreOp,
            AsyncLoadOp, AsyncCommitGroupOp, AsyncWaitGroupOp, AsyncDotOp,
-           AsyncDotWaitOp, FenceAsyncSharedOp>(op))
-    return "the SIMT path has no lowering of this op (mbarriers, TMA, "
-           "tasks and the rest of TLX's synchronization are the CPU's only)";
+           AsyncDotWaitOp, FenceAsyncSharedOp, AllocBarriersOp, BarrierViewOp,
+           BarrierWaitOp, BarrierArriveOp, AsyncDescriptorStoreWaitOp>(op))
+    return "the SIMT path has no lowering of this op (warp specialization, "
+           "named barriers, clock64 and function addresses are the CPU's "
+           "only)";
   if (auto load = dyn_cast<AsyncLoadOp>(op)) {
     if (Value other = load.getOther()) {
       Value placed = other;
@@ -284,6 +326,32 @@ chooseSharedLayouts(ModuleOp module, unsigned numWarps) {
                                              /*transposed=*/false, bytes * 8),
             "B");
   });
+  // A buffer TMA writes or reads is in the swizzle of the descriptor's
+  // tensor map (which wgmma can read as it is).
+  auto requireTMA = [&](Operation *op, Value desc, Value buffer) {
+    auto make = desc.getDefiningOp<tt::MakeTensorDescOp>();
+    LocalAllocOp alloc = getAllocation(buffer);
+    if (!make || !alloc)
+      return; // checkSupported reported it
+    BufferType type = cast<BufferType>(buffer.getType());
+    Attribute layout = tg::getTMABlockBufferType(tg::getTensorMap(make),
+                                                 type.getShape(), true)
+                           .getEncoding();
+    auto [it, inserted] = layouts.try_emplace(alloc, layout);
+    if (!inserted && it->second != layout) {
+      op->emitError("tlx-lower-to-tpxgpu: TMA moves this buffer in the "
+                    "shared layout ")
+          << layout << ", but an async_dot reads the same allocation in "
+          << it->second;
+      failed = true;
+    }
+  };
+  module.walk([&](AsyncDescriptorLoadOp op) {
+    requireTMA(op, op.getDesc(), op.getBuffer());
+  });
+  module.walk([&](AsyncDescriptorStoreOp op) {
+    requireTMA(op, op.getDesc(), op.getBuffer());
+  });
   if (failed)
     return failure();
   module.walk([&](LocalAllocOp alloc) {
@@ -339,6 +407,17 @@ private:
     tg::FenceAsyncSharedOp::create(b, op.getLoc());
     return success();
   }
+  LogicalResult lower(AllocBarriersOp op, OpBuilder &b);
+  LogicalResult lower(BarrierViewOp op, OpBuilder &b);
+  LogicalResult lower(BarrierWaitOp op, OpBuilder &b);
+  LogicalResult lower(BarrierArriveOp op, OpBuilder &b);
+  LogicalResult lower(BarrierExpectBytesOp op, OpBuilder &b);
+  LogicalResult lower(AsyncDescriptorLoadOp op, OpBuilder &b);
+  LogicalResult lower(AsyncDescriptorStoreOp op, OpBuilder &b);
+  LogicalResult lower(AsyncDescriptorStoreWaitOp op, OpBuilder &b);
+  /// The `memdesc<1xi64>` of a TLX barrier (an alloc_barriers of one, or a
+  /// barrier_view).
+  Value getBarrier(OpBuilder &b, Location loc, Value barrier);
 
   SmallVector<Value> mapTokens(ValueRange tokens) {
     SmallVector<Value> mapped;
@@ -628,6 +707,113 @@ LogicalResult Lowering::lower(AsyncDotWaitOp op, OpBuilder &b) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// mbarriers and TMA
+//===----------------------------------------------------------------------===//
+
+static tg::MemDescType getBarrierViewType(tg::MemDescType all) {
+  return tg::MemDescType::get({1}, all.getElementType(), all.getEncoding(),
+                              /*mutableMemory=*/true, all.getShape());
+}
+
+/// N barriers, each initialised (by one thread) to expect `arrive_count`
+/// arrivals a phase, visible to every thread and the copy engine before
+/// anyone uses them.
+LogicalResult Lowering::lower(AllocBarriersOp op, OpBuilder &b) {
+  Location loc = op.getLoc();
+  tg::MemDescType one = tg::getMBarrierType(b.getContext());
+  int64_t count = op.getType().getCount();
+  auto type = tg::MemDescType::get({count, 1}, one.getElementType(),
+                                   one.getEncoding(), /*mutableMemory=*/true);
+  Value all = tg::LocalAllocOp::create(b, loc, type, Value());
+  for (int64_t k = 0; k < count; ++k) {
+    Value index = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(k));
+    Value barrier = tg::MemDescIndexOp::create(b, loc, getBarrierViewType(type),
+                                               all, index);
+    tg::InitBarrierOp::create(b, loc, barrier, op.getArriveCount());
+  }
+  tg::FenceAsyncSharedOp::create(b, loc);
+  tg::BarrierOp::create(b, loc);
+  map.map(op.getResult(), all);
+  return success();
+}
+
+LogicalResult Lowering::lower(BarrierViewOp op, OpBuilder &b) {
+  Value all = map.lookup(op.getBarriers());
+  map.map(op.getResult(),
+          tg::MemDescIndexOp::create(
+              b, op.getLoc(),
+              getBarrierViewType(cast<tg::MemDescType>(all.getType())), all,
+              op.getIndex()));
+  return success();
+}
+
+Value Lowering::getBarrier(OpBuilder &b, Location loc, Value barrier) {
+  Value mapped = map.lookup(barrier);
+  auto type = cast<tg::MemDescType>(mapped.getType());
+  if (type.getRank() == 1)
+    return mapped;
+  Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+  return tg::MemDescIndexOp::create(b, loc, getBarrierViewType(type), mapped,
+                                    zero);
+}
+
+LogicalResult Lowering::lower(BarrierWaitOp op, OpBuilder &b) {
+  tg::WaitBarrierOp::create(b, op.getLoc(),
+                            getBarrier(b, op.getLoc(), op.getBarrier()),
+                            op.getPhase(), op.getPred());
+  return success();
+}
+
+/// One arrival of `count` for the program (thread 0 arrives), as the CPU
+/// runtime counts it.
+LogicalResult Lowering::lower(BarrierArriveOp op, OpBuilder &b) {
+  tg::ArriveBarrierOp::create(b, op.getLoc(),
+                              getBarrier(b, op.getLoc(), op.getBarrier()),
+                              op.getCount(), Value());
+  return success();
+}
+
+/// mbarrier.arrive.expect_tx: the expectation is also the phase's arrival.
+LogicalResult Lowering::lower(BarrierExpectBytesOp op, OpBuilder &b) {
+  APInt bytes;
+  (void)matchPattern(op.getBytes(), m_ConstantInt(&bytes)); // checked
+  tg::BarrierExpectOp::create(b, op.getLoc(),
+                              getBarrier(b, op.getLoc(), op.getBarrier()),
+                              static_cast<uint32_t>(bytes.getZExtValue()),
+                              op.getPred());
+  return success();
+}
+
+LogicalResult Lowering::lower(AsyncDescriptorLoadOp op, OpBuilder &b) {
+  auto make = op.getDesc().getDefiningOp<tt::MakeTensorDescOp>();
+  tg::emitTMALoads(b, op.getLoc(), tg::getOrAddTensorMapArgument(make),
+                   tg::getTensorMap(make), map.lookup(op.getBuffer()),
+                   op.getOffsets(), getBarrier(b, op.getLoc(), op.getBarrier()),
+                   Value(), op.getCache(), op.getEvict());
+  return success();
+}
+
+/// Thread 0 issues the store: every thread's writes of the buffer are
+/// visible to the copy engine (TLX programs fence before the store; the
+/// lowering does too) and in before it does.
+LogicalResult Lowering::lower(AsyncDescriptorStoreOp op, OpBuilder &b) {
+  auto make = op.getDesc().getDefiningOp<tt::MakeTensorDescOp>();
+  tg::FenceAsyncSharedOp::create(b, op.getLoc());
+  tg::BarrierOp::create(b, op.getLoc());
+  tg::emitTMAStores(b, op.getLoc(), tg::getOrAddTensorMapArgument(make),
+                    tg::getTensorMap(make), map.lookup(op.getBuffer()),
+                    op.getOffsets());
+  return success();
+}
+
+/// Only thread 0 has stores to wait for; the others wait for it.
+LogicalResult Lowering::lower(AsyncDescriptorStoreWaitOp op, OpBuilder &b) {
+  tg::AsyncTMAStoreWaitOp::create(b, op.getLoc(), op.getPendings());
+  tg::BarrierOp::create(b, op.getLoc());
+  return success();
+}
+
 LogicalResult Lowering::run(Operation *root) {
   SmallVector<Operation *> ops;
   root->walk([&](Operation *op) {
@@ -642,7 +828,10 @@ LogicalResult Lowering::run(Operation *root) {
             .Case<LocalAllocOp, LocalViewOp, LocalSliceOp, LocalTransOp,
                   LocalLoadOp, LocalStoreOp, AsyncLoadOp, AsyncCommitGroupOp,
                   AsyncWaitGroupOp, AsyncDotOp, AsyncDotWaitOp,
-                  FenceAsyncSharedOp>(
+                  FenceAsyncSharedOp, AllocBarriersOp, BarrierViewOp,
+                  BarrierWaitOp, BarrierArriveOp, BarrierExpectBytesOp,
+                  AsyncDescriptorLoadOp, AsyncDescriptorStoreOp,
+                  AsyncDescriptorStoreWaitOp>(
                 [&](auto tlxOp) { return lower(tlxOp, b); })
             .Default([](Operation *other) {
               return other->emitError("tlx-lower-to-tpxgpu: '")

@@ -35,6 +35,10 @@ namespace tg = tpx::tpxgpu;
 //     reads its buffers until the wait that retires it, so every
 //     warp_group_dot_wait counts as a read of what the kernel's dots read.
 //
+//   - before a TMA load (issued by one thread) into an allocation read or
+//     written since the last barrier, as for an async copy. TMA stores get
+//     their fence and barrier from the lowering.
+//
 // Async copies count as writes only at their wait (which always gets its
 // barrier). Compiler-made shared memory (layout conversions, scratch) has
 // its own barriers and bytes the allocator keeps apart from live buffers.
@@ -152,6 +156,15 @@ void BarrierPlacer::visitOp(Operation *op, HazardState &state, bool insert) {
     return;
   }
   if (auto copy = dyn_cast<tg::AsyncCopyGlobalToLocalOp>(op)) {
+    Operation *root = getRoot(copy.getDst());
+    if (intersects(state.reads, root) || intersects(state.writes, root))
+      barrierBefore(op, state, insert);
+    return;
+  }
+  // A TMA load is issued by one thread for all: every thread's reads (and
+  // stores) of the buffer come first. Its writes are seen through the
+  // mbarrier it completes on, not through a CTA barrier.
+  if (auto copy = dyn_cast<tg::AsyncTMACopyGlobalToLocalOp>(op)) {
     Operation *root = getRoot(copy.getDst());
     if (intersects(state.reads, root) || intersects(state.writes, root))
       barrierBefore(op, state, insert);

@@ -26,7 +26,9 @@ namespace tpx::tpxgpu {
 /// base that is an argument of the public function it is made in, and a
 /// shape and strides that are arguments or positive constants, the last
 /// stride 1; every user a descriptor_load or descriptor_store of the whole
-/// block, and stores only where the innermost extent is known to fill whole
+/// block (or an op of a plugin dialect that lowers its own ops on the SIMT
+/// path, SIMTLoweringInterface.h), and stores only where the innermost
+/// extent is known to fill whole
 /// 16-byte chunks (a constant, or tt.divisibility), since a TMA store
 /// writes the rest of a row's last chunk.
 std::string whyNotTMA(tt::MakeTensorDescOp desc);
