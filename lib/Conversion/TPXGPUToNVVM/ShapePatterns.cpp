@@ -242,11 +242,67 @@ struct ReshapeLowering : public OpConversionPattern<tt::ReshapeOp> {
   }
 };
 
+/// The operands' registers interleaved: convert-tt-to-tpxgpu gives the
+/// result the layout whose fastest register is the new dimension
+/// (getJoinedLayout), all else as the operands'.
+struct JoinLowering : public OpConversionPattern<tt::JoinOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::JoinOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto operand = dyn_cast_or_null<tpxgpu::BlockedEncodingAttr>(
+        op.getLhs().getType().getEncoding());
+    if (!operand || op.getType().getEncoding() !=
+                        tpxgpu::getJoinedLayout(operand))
+      return op.emitError("tt.join needs blocked operands and the result "
+                          "layout convert-tt-to-tpxgpu gives it, got ")
+             << op.getLhs().getType() << " -> " << op.getType();
+    Location loc = op.getLoc();
+    SmallVector<Value> lhs = unpack(rewriter, loc, adaptor.getLhs());
+    SmallVector<Value> rhs = unpack(rewriter, loc, adaptor.getRhs());
+    SmallVector<Value> result;
+    for (auto [l, r] : llvm::zip_equal(lhs, rhs)) {
+      result.push_back(l);
+      result.push_back(r);
+    }
+    rewriter.replaceOp(
+        op, pack(rewriter, loc, getTypeConverter()->convertType(op.getType()),
+                 result));
+    return success();
+  }
+};
+
+/// The even registers are the first result, the odd ones the second.
+struct SplitLowering : public OpConversionPattern<tt::SplitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::SplitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto source = dyn_cast_or_null<tpxgpu::BlockedEncodingAttr>(
+        op.getSrc().getType().getEncoding());
+    if (!source || tpxgpu::getSplitLayout(source) !=
+                       op.getOutLHS().getType().getEncoding())
+      return op.emitError("tt.split needs the source layout "
+                          "convert-tt-to-tpxgpu gives it, got ")
+             << op.getSrc().getType() << " -> " << op.getOutLHS().getType();
+    Location loc = op.getLoc();
+    SmallVector<Value> values = unpack(rewriter, loc, adaptor.getSrc());
+    SmallVector<Value> halves[2];
+    for (auto [i, value] : llvm::enumerate(values))
+      halves[i % 2].push_back(value);
+    Type type = getTypeConverter()->convertType(op.getOutLHS().getType());
+    rewriter.replaceOp(op, {pack(rewriter, loc, type, halves[0]),
+                            pack(rewriter, loc, type, halves[1])});
+    return success();
+  }
+};
+
 } // namespace
 
 void gpu_lowering::populateShapePatterns(TensorTypeConverter &converter,
                                          RewritePatternSet &patterns) {
   patterns.add<BarrierLowering, ConvertLayoutLowering, ExpandDimsLowering,
-               BroadcastLowering, TransLowering, ReshapeLowering>(
+               BroadcastLowering, TransLowering, ReshapeLowering, JoinLowering,
+               SplitLowering>(
       converter, patterns.getContext());
 }

@@ -80,6 +80,8 @@ private:
   Attribute placeSourcesInFirstLayout(Operation *op, ValueRange srcs);
   LogicalResult processDot(tt::DotOp op);
   void processExpandDims(tt::ExpandDimsOp op);
+  void processJoin(tt::JoinOp op);
+  void processSplit(tt::SplitOp op);
   void processBroadcast(tt::BroadcastOp op);
   void processMakeRange(tt::MakeRangeOp op);
   LogicalResult processConstant(arith::ConstantOp op);
@@ -256,6 +258,14 @@ LogicalResult LayoutAssigner::processOp(Operation *op) {
     processBroadcast(broadcast);
     return success();
   }
+  if (auto join = dyn_cast<tt::JoinOp>(op)) {
+    processJoin(join);
+    return success();
+  }
+  if (auto split = dyn_cast<tt::SplitOp>(op)) {
+    processSplit(split);
+    return success();
+  }
   if (auto range = dyn_cast<tt::MakeRangeOp>(op)) {
     processMakeRange(range);
     return success();
@@ -319,7 +329,7 @@ LogicalResult LayoutAssigner::processOp(Operation *op) {
     return success();
   }
   // Shape ops without a layout relation the pass exploits (trans, reshape,
-  // cat, join, split, gather, histogram, descriptor ops, dot_scaled): the
+  // cat, gather, histogram, descriptor ops, dot_scaled): the
   // operands stay as they are and the results start in the default layout.
   setDefaultResults(op);
   return success();
@@ -486,6 +496,35 @@ LogicalResult LayoutAssigner::processConstant(arith::ConstantOp op) {
 /// produces L. An operand already in such a slice gives its parent back;
 /// otherwise L is the default layout of the result and the operand is
 /// converted to the slice.
+/// Both operands in the first one's blocked layout (the default where it
+/// has another kind); the result holds each pair in one thread's adjacent
+/// registers (getJoinedLayout): a register interleaving.
+void LayoutAssigner::processJoin(tt::JoinOp op) {
+  auto type = op.getLhs().getType();
+  auto blocked = dyn_cast_or_null<BlockedEncodingAttr>(type.getEncoding());
+  if (!blocked)
+    blocked = cast<BlockedEncodingAttr>(getDefaultLayout(type));
+  convertOperand(op, 0, blocked);
+  convertOperand(op, 1, blocked);
+  op.getResult().setType(withLayout(op.getType(), getJoinedLayout(blocked)));
+}
+
+/// The source with each pair in one thread's adjacent registers (as a join
+/// leaves it; else converted to the joined default of the results), whose
+/// even and odd registers are the results.
+void LayoutAssigner::processSplit(tt::SplitOp op) {
+  auto type = op.getSrc().getType();
+  auto blocked = dyn_cast_or_null<BlockedEncodingAttr>(type.getEncoding());
+  BlockedEncodingAttr results = blocked ? getSplitLayout(blocked) : nullptr;
+  if (!results) {
+    results = cast<BlockedEncodingAttr>(
+        getDefaultLayout(op.getOutLHS().getType()));
+    convertOperand(op, 0, getJoinedLayout(results));
+  }
+  for (Value result : op.getResults())
+    result.setType(withLayout(result.getType(), results));
+}
+
 void LayoutAssigner::processExpandDims(tt::ExpandDimsOp op) {
   unsigned axis = op.getAxisAttr().getInt();
   auto srcType = op.getSrc().getType();

@@ -194,7 +194,8 @@ static std::string checkOp(Operation *op, unsigned numWarps) {
     return "batched (3-D) dots";
   if (isa<tt::FuncOp, tt::ReturnOp, tt::CallOp, tt::GetProgramIdOp,
           tt::GetNumProgramsOp, tt::MakeRangeOp, tt::SplatOp, tt::BroadcastOp,
-          tt::ExpandDimsOp, tt::ReshapeOp, tt::TransOp, tt::IntToPtrOp,
+          tt::ExpandDimsOp, tt::ReshapeOp, tt::TransOp, tt::JoinOp,
+          tt::SplitOp, tt::IntToPtrOp,
           tt::PtrToIntOp, tt::BitcastOp, tt::AddPtrOp, tt::LoadOp, tt::StoreOp,
           tt::DotOp, tt::ReduceOp, tt::ReduceReturnOp, tt::ScanOp,
           tt::ScanReturnOp>(op))

@@ -822,3 +822,29 @@ LogicalResult tpx::tpxgpu::verifyLayoutsInContext(Operation *op,
       return failure();
   return success();
 }
+
+BlockedEncodingAttr tpx::tpxgpu::getJoinedLayout(BlockedEncodingAttr layout) {
+  SmallVector<unsigned> sizePerThread(layout.getSizePerThread());
+  SmallVector<unsigned> threadsPerWarp(layout.getThreadsPerWarp());
+  SmallVector<unsigned> warpsPerCTA(layout.getWarpsPerCTA());
+  sizePerThread.push_back(2);
+  threadsPerWarp.push_back(1);
+  warpsPerCTA.push_back(1);
+  SmallVector<unsigned> order = {layout.getRank()};
+  llvm::append_range(order, layout.getOrder());
+  return BlockedEncodingAttr::get(layout.getContext(), sizePerThread,
+                                  threadsPerWarp, warpsPerCTA, order);
+}
+
+BlockedEncodingAttr tpx::tpxgpu::getSplitLayout(BlockedEncodingAttr layout) {
+  unsigned minor = layout.getRank() - 1;
+  if (layout.getRank() < 2 || layout.getOrder().front() != minor ||
+      layout.getSizePerThread()[minor] != 2 ||
+      layout.getThreadsPerWarp()[minor] != 1 ||
+      layout.getWarpsPerCTA()[minor] != 1)
+    return nullptr;
+  return BlockedEncodingAttr::get(
+      layout.getContext(), layout.getSizePerThread().drop_back(),
+      layout.getThreadsPerWarp().drop_back(),
+      layout.getWarpsPerCTA().drop_back(), layout.getOrder().drop_front());
+}

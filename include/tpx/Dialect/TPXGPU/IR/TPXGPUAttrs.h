@@ -44,6 +44,15 @@ llvm::SmallVector<unsigned> getElemsPerThread(mlir::Attribute layout,
 unsigned getTotalElemsPerThread(mlir::Attribute layout,
                                 llvm::ArrayRef<int64_t> shape);
 
+/// tt.join's result layout for operands in `layout`: the new minor
+/// dimension (size 2) is the fastest register of each thread (sizePerThread
+/// 2, one lane and one warp along it, first in `order`), so the join is a
+/// register interleaving of its operands.
+BlockedEncodingAttr getJoinedLayout(BlockedEncodingAttr layout);
+/// The inverse for tt.split: the results' layout when `layout` holds the
+/// source's size-2 minor dimension as getJoinedLayout puts it, else null.
+BlockedEncodingAttr getSplitLayout(BlockedEncodingAttr layout);
+
 /// The shape of the parent tensor a slice is taken from: `shape` with a 1
 /// inserted at `dim`.
 llvm::SmallVector<int64_t> getSliceParentShape(llvm::ArrayRef<int64_t> shape,
