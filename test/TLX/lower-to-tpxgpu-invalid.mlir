@@ -102,9 +102,13 @@ tt.func @dot_on_slice() {
 
 // -----
 
-tt.func @mbarriers() {
-  // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: 'tlx.alloc_barriers' is not lowered for NVIDIA GPUs yet: the SIMT path has no lowering of this op
-  %b = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<2>
+// mbarriers are lowered, but the bytes an expect announces must be known
+// when the kernel is compiled (mbarrier.arrive.expect_tx takes an
+// immediate here).
+tt.func @runtime_expect_bytes(%n: i32) {
+  %b = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: 'tlx.barrier_expect_bytes' is not lowered for NVIDIA GPUs yet: a barrier_expect_bytes of a byte count that is not a compile-time constant
+  tlx.barrier_expect_bytes %b, %n
   tt.return
 }
 // -----
@@ -118,5 +122,23 @@ tt.func @tf32_mn_major_b() {
   %acc = arith.constant dense<0.0> : tensor<64x64xf32>
   // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: 'tlx.async_dot' is not lowered for NVIDIA GPUs yet: an async_dot of 32- or 8-bit operands whose B is not K-major
   %d = tlx.async_dot %a, %b, %acc : !tlx.buffer<64x32xf32>, !tlx.buffer<32x64xf32> -> tensor<64x64xf32>
+  tt.return
+}
+
+// -----
+
+// TMA reads through a tensor map the launcher builds from the kernel's
+// arguments: a descriptor made from a computed base has none.
+tt.func public @tma_from_computed_base(%p: !tt.ptr<f16>, %m: i32) {
+  %c0 = arith.constant 0 : i32
+  %one = arith.constant 1 : i64
+  %s = arith.constant 64 : i64
+  %q = tt.addptr %p, %m : !tt.ptr<f16>, i32
+  %d = tt.make_tensor_descriptor %q, [%m, %m], [%s, %one] : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16>>
+  %bufs = tlx.local_alloc : !tlx.buffer<1x64x64xf16>
+  %buf = tlx.local_view %bufs[%c0] : !tlx.buffer<1x64x64xf16> -> !tlx.buffer<64x64xf16>
+  %bar = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: 'tlx.async_descriptor_load' is not lowered for NVIDIA GPUs yet: a descriptor TMA cannot use: a base that is not a kernel argument
+  tlx.async_descriptor_load %d[%c0, %c0], %buf, %bar : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16>
   tt.return
 }

@@ -17,49 +17,6 @@ using namespace mlir;
 using namespace tpx;
 using namespace tpx::gpu_lowering;
 
-/// The number of registers of a lowered value (1 for scalars).
-static unsigned getNumRegisters(Type lowered) {
-  if (auto structType = dyn_cast<LLVM::LLVMStructType>(lowered))
-    return structType.getBody().size();
-  return 1;
-}
-
-/// Applies `build(registerIndex, operandsOfThatRegister)` to every register
-/// and replaces `op` (one result) with the packed results.
-static LogicalResult
-replacePerRegister(Operation *op, ValueRange operands,
-                   const TypeConverter &converter,
-                   ConversionPatternRewriter &rewriter,
-                   function_ref<Value(unsigned, ArrayRef<Value>)> build) {
-  Type resultType = converter.convertType(op->getResult(0).getType());
-  if (!resultType)
-    return rewriter.notifyMatchFailure(op, "result type has no lowering");
-  Location loc = op->getLoc();
-  unsigned count = getNumRegisters(resultType);
-  SmallVector<SmallVector<Value>> unpacked;
-  for (Value operand : operands) {
-    unpacked.push_back(unpack(rewriter, loc, operand));
-    // A scalar operand (splat-like use) serves every register.
-    if (unpacked.back().size() == 1 && count > 1)
-      unpacked.back().assign(count, unpacked.back().front());
-    if (unpacked.back().size() != count)
-      return rewriter.notifyMatchFailure(op, "operand register counts differ");
-  }
-  SmallVector<Value> results;
-  for (unsigned r = 0; r < count; ++r) {
-    SmallVector<Value> args;
-    for (auto &values : unpacked)
-      args.push_back(values[r]);
-    results.push_back(build(r, args));
-  }
-  if (!isa<LLVM::LLVMStructType>(resultType)) {
-    rewriter.replaceOp(op, results.front());
-    return success();
-  }
-  rewriter.replaceOp(op, pack(rewriter, loc, resultType, results));
-  return success();
-}
-
 static Type getScalarType(const TypeConverter &converter, Type type) {
   return convertElementType(getElementTypeOrSelf(type));
 }

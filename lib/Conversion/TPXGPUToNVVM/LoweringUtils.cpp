@@ -679,3 +679,43 @@ Value gpu_lowering::packHalves(OpBuilder &b, Location loc, Value low,
       LLVM::InsertElementOp::create(b, loc, pair, high, i32Constant(b, loc, 1));
   return LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair);
 }
+
+unsigned gpu_lowering::getNumRegisters(Type lowered) {
+  if (auto structType = dyn_cast<LLVM::LLVMStructType>(lowered))
+    return structType.getBody().size();
+  return 1;
+}
+
+LogicalResult gpu_lowering::replacePerRegister(
+    Operation *op, ValueRange operands,
+                   const TypeConverter &converter,
+                   ConversionPatternRewriter &rewriter,
+                   function_ref<Value(unsigned, ArrayRef<Value>)> build) {
+  Type resultType = converter.convertType(op->getResult(0).getType());
+  if (!resultType)
+    return rewriter.notifyMatchFailure(op, "result type has no lowering");
+  Location loc = op->getLoc();
+  unsigned count = getNumRegisters(resultType);
+  SmallVector<SmallVector<Value>> unpacked;
+  for (Value operand : operands) {
+    unpacked.push_back(unpack(rewriter, loc, operand));
+    // A scalar operand (splat-like use) serves every register.
+    if (unpacked.back().size() == 1 && count > 1)
+      unpacked.back().assign(count, unpacked.back().front());
+    if (unpacked.back().size() != count)
+      return rewriter.notifyMatchFailure(op, "operand register counts differ");
+  }
+  SmallVector<Value> results;
+  for (unsigned r = 0; r < count; ++r) {
+    SmallVector<Value> args;
+    for (auto &values : unpacked)
+      args.push_back(values[r]);
+    results.push_back(build(r, args));
+  }
+  if (!isa<LLVM::LLVMStructType>(resultType)) {
+    rewriter.replaceOp(op, results.front());
+    return success();
+  }
+  rewriter.replaceOp(op, pack(rewriter, loc, resultType, results));
+  return success();
+}

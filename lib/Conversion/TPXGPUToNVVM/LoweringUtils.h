@@ -59,6 +59,18 @@ llvm::SmallVector<mlir::Value> unpack(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value pack(mlir::OpBuilder &b, mlir::Location loc, mlir::Type structType,
                  mlir::ValueRange values);
 
+/// The number of registers of a lowered value (1 for scalars).
+unsigned getNumRegisters(mlir::Type lowered);
+/// Applies `build(registerIndex, operandsOfThatRegister)` to every register
+/// of `op`'s operands (lowered; a scalar serves every register) and
+/// replaces `op` (one result) with the packed results.
+mlir::LogicalResult replacePerRegister(
+    mlir::Operation *op, mlir::ValueRange operands,
+    const mlir::TypeConverter &converter,
+    mlir::ConversionPatternRewriter &rewriter,
+    llvm::function_ref<mlir::Value(unsigned, llvm::ArrayRef<mlir::Value>)>
+        build);
+
 /// Constants.
 mlir::Value i32Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 mlir::Value i64Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
@@ -223,6 +235,8 @@ void populateMemoryPatterns(TensorTypeConverter &converter,
                             mlir::RewritePatternSet &patterns);
 void populateSharedMemoryPatterns(TensorTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
+void populateFloatConversionPatterns(TensorTypeConverter &converter,
+                                     mlir::RewritePatternSet &patterns);
 void populateBarrierTMAPatterns(TensorTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 void populateAsyncCopyPatterns(TensorTypeConverter &converter,

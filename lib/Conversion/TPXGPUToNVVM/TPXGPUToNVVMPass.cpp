@@ -94,6 +94,7 @@ struct ConvertTPXGPUToNVVMPass
                                                          target);
     populateFunctionPatterns(converter, patterns);
     populateElementwisePatterns(converter, patterns);
+    populateFloatConversionPatterns(converter, patterns);
     populateShapePatterns(converter, patterns);
     populateMemoryPatterns(converter, patterns);
     populateSharedMemoryPatterns(converter, patterns);

@@ -115,10 +115,29 @@ static std::string checkAtomicResult(Operation *op, unsigned numWarps) {
          "block has threads";
 }
 
+/// Why the SIMT lowering of tt.fp_to_fp (FloatConversionPatterns.cpp)
+/// cannot convert `op`; empty if it can: fp8 conversions round to nearest
+/// even (cvt has no other mode for them) and narrowing toward zero starts
+/// from f32; f64 <-> fp8 would round twice.
+static std::string checkFpToFp(tt::FpToFpOp op) {
+  Type src = getElementTypeOrSelf(op.getSrc().getType());
+  Type dst = getElementTypeOrSelf(op.getType());
+  bool towardZero =
+      op.getRounding() && *op.getRounding() == tt::RoundingMode::RTZ;
+  if ((isFp8(src) && dst.isF64()) || (isFp8(dst) && src.isF64()))
+    return "conversions between f64 and 8-bit floats";
+  if (towardZero && isFp8(dst))
+    return "round-toward-zero conversions to 8-bit floats";
+  if (towardZero && !src.isF32() && !isFp8(src) &&
+      dst.getIntOrFloatBitWidth() <= src.getIntOrFloatBitWidth())
+    return "round-toward-zero narrowing from other types than f32";
+  return "";
+}
+
 /// fp8 values (not pointers to them) are bytes on the SIMT path: loaded,
-/// stored, carried by loops and staged for wgmma, never computed with (no
-/// conversions, constants or FMA / mma.sync dots: the one-thread path
-/// converts them in software).
+/// stored, carried by loops, staged for wgmma and converted by
+/// tt.fp_to_fp, not otherwise computed with (no constants or FMA /
+/// mma.sync dots: the one-thread path does those in software).
 static std::string checkFp8Values(Operation *op, unsigned numWarps) {
   bool hasFp8 = llvm::any_of(
       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()),
@@ -130,11 +149,12 @@ static std::string checkFp8Values(Operation *op, unsigned numWarps) {
                ? ""
                : "dots of 8-bit floats that wgmma cannot run";
   if (isa<tt::LoadOp, tt::StoreOp, tt::DescriptorLoadOp, tt::DescriptorStoreOp,
-          tt::FuncOp, tt::ReturnOp, scf::ForOp,
-          scf::YieldOp, scf::IfOp>(op))
+          tt::FuncOp, tt::ReturnOp, scf::ForOp, scf::YieldOp, scf::IfOp,
+          tt::FpToFpOp>(op))
     return "";
-  return "8-bit float values in this op (the SIMT path only loads, stores "
-         "and feeds them to wgmma; the one-thread path computes with them)";
+  return "8-bit float values in this op (the SIMT path only loads, stores, "
+         "converts (tt.fp_to_fp) and feeds them to wgmma; the one-thread "
+         "path computes with them)";
 }
 
 /// True for the descriptor ops of a descriptor tpxgpu-use-tma moves with
@@ -192,6 +212,8 @@ static std::string checkOp(Operation *op, unsigned numWarps) {
     return plugin->getUncoveredReason(op);
   if (auto dot = dyn_cast<tt::DotOp>(op); dot && dot.getType().getRank() != 2)
     return "batched (3-D) dots";
+  if (auto convert = dyn_cast<tt::FpToFpOp>(op))
+    return checkFpToFp(convert);
   if (isa<tt::FuncOp, tt::ReturnOp, tt::CallOp, tt::GetProgramIdOp,
           tt::GetNumProgramsOp, tt::MakeRangeOp, tt::SplatOp, tt::BroadcastOp,
           tt::ExpandDimsOp, tt::ReshapeOp, tt::TransOp, tt::JoinOp,
