@@ -31,9 +31,10 @@ TPX_CAPI_EXPORTED size_t tpxTensorMapPlanCount(const TpxTensorMapPlan *plan);
 /* args[i] is the value of kernel argument i: a pointer as its device        */
 /* address, an integer as itself. Fails (without a GPU too) on a misaligned  */
 /* base or stride, a bad extent, or a driver without TMA.                    */
-TPX_CAPI_EXPORTED TpxStatus tpxTensorMapPlanEncode(
-    const TpxTensorMapPlan *plan, const int64_t *args, size_t numArgs,
-    void *maps, char **error);
+TPX_CAPI_EXPORTED TpxStatus tpxTensorMapPlanEncode(const TpxTensorMapPlan *plan,
+                                                   const int64_t *args,
+                                                   size_t numArgs, void *maps,
+                                                   char **error);
 
 #ifdef __cplusplus
 }

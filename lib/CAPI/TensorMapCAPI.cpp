@@ -24,8 +24,7 @@ TpxStatus tpxTensorMapPlanCreate(const char *metadataJSON,
     return fail(parsed.takeError(), error);
   const llvm::json::Object *object = parsed->getAsObject();
   if (!object)
-    return fail("tpxTensorMapPlanCreate: metadata is not a JSON object",
-                error);
+    return fail("tpxTensorMapPlanCreate: metadata is not a JSON object", error);
   auto result = std::make_unique<TpxTensorMapPlan>();
   result->kernel = "kernel";
   if (const llvm::json::Object *signature = object->getObject("signature"))
@@ -64,9 +63,8 @@ TpxStatus tpxTensorMapPlanEncode(const TpxTensorMapPlan *plan,
     return fail(driver.takeError(), error);
   auto *out = static_cast<uint8_t *>(maps);
   for (const TensorMapParam &param : plan->maps) {
-    auto map = cuda::encodeTensorMap(**driver, param,
-                                     llvm::ArrayRef(args, numArgs),
-                                     plan->kernel);
+    auto map = cuda::encodeTensorMap(
+        **driver, param, llvm::ArrayRef(args, numArgs), plan->kernel);
     if (!map)
       return fail(map.takeError(), error);
     std::memcpy(out, map->bytes.data(), map->bytes.size());

@@ -114,9 +114,8 @@ llvm::Error tpx::launchOnCUDA(const Artifact &artifact,
                     : arg.intValue;
   std::vector<TensorMap> maps;
   for (const TensorMapParam &param : artifact.tensorMaps) {
-    auto map = encodeTensorMap(api, param, values,
-                               "kernel '" + artifact.signature.kernelName +
-                                   "'");
+    auto map = encodeTensorMap(
+        api, param, values, "kernel '" + artifact.signature.kernelName + "'");
     if (!map)
       return map.takeError();
     maps.push_back(*map);

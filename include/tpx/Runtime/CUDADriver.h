@@ -46,22 +46,19 @@ struct DriverAPI {
   CUresult (*cuModuleLoadData)(CUmodule *, const void *);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned, CUstream,
-                             void **, void **);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, CUstream, void **,
+                             void **);
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
   CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
   /// Null with a driver older than CUDA 12 (no TMA).
-  CUresult (*cuTensorMapEncodeTiled)(void *tensorMap, int dataType,
-                                     uint32_t rank, void *globalAddress,
-                                     const uint64_t *globalDim,
-                                     const uint64_t *globalStrides,
-                                     const uint32_t *boxDim,
-                                     const uint32_t *elementStrides,
-                                     int interleave, int swizzle,
-                                     int l2Promotion, int oobFill);
+  CUresult (*cuTensorMapEncodeTiled)(
+      void *tensorMap, int dataType, uint32_t rank, void *globalAddress,
+      const uint64_t *globalDim, const uint64_t *globalStrides,
+      const uint32_t *boxDim, const uint32_t *elementStrides, int interleave,
+      int swizzle, int l2Promotion, int oobFill);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
 

@@ -27,8 +27,9 @@ static Value sharedAddress(OpBuilder &b, Location loc, Value pointer) {
 
 /// tid.x == 0, and `pred` when the op has one.
 static Value electFirstThread(OpBuilder &b, Location loc, Value pred) {
-  Value first = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
-                                     getThreadIdX(b, loc), i32Constant(b, loc, 0));
+  Value first =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                           getThreadIdX(b, loc), i32Constant(b, loc, 0));
   return pred ? LLVM::AndOp::create(b, loc, first, pred) : first;
 }
 
@@ -42,19 +43,18 @@ static void emitElected(OpBuilder &b, Location loc, Value pred,
             ("b," + constraints).str(), /*sideEffects=*/true);
 }
 
-struct InitBarrierLowering
-    : public OpConversionPattern<tpxgpu::InitBarrierOp> {
+struct InitBarrierLowering : public OpConversionPattern<tpxgpu::InitBarrierOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(tpxgpu::InitBarrierOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    emitElected(rewriter, loc, Value(),
-                sharedAddress(rewriter, loc, adaptor.getBarrier()),
-                llvm::formatv("mbarrier.init.shared::cta.b64 [$1], {0};",
-                              op.getCount())
-                    .str(),
-                "r");
+    emitElected(
+        rewriter, loc, Value(),
+        sharedAddress(rewriter, loc, adaptor.getBarrier()),
+        llvm::formatv("mbarrier.init.shared::cta.b64 [$1], {0};", op.getCount())
+            .str(),
+        "r");
     rewriter.eraseOp(op);
     return success();
   }
@@ -117,8 +117,7 @@ struct ArriveBarrierLowering
 /// Every thread spins on try_wait.parity (which itself suspends for a
 /// while) until the phase of parity `phase` has completed; threads whose
 /// predicate is false skip the wait.
-struct WaitBarrierLowering
-    : public OpConversionPattern<tpxgpu::WaitBarrierOp> {
+struct WaitBarrierLowering : public OpConversionPattern<tpxgpu::WaitBarrierOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(tpxgpu::WaitBarrierOp op, OpAdaptor adaptor,
@@ -222,11 +221,11 @@ struct TMAStoreWaitLowering
   LogicalResult
   matchAndRewrite(tpxgpu::AsyncTMAStoreWaitOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    inlinePtx(rewriter, op.getLoc(), Type(), {},
-              llvm::formatv("cp.async.bulk.wait_group.read {0};",
-                            op.getPendings())
-                  .str(),
-              "", /*sideEffects=*/true);
+    inlinePtx(
+        rewriter, op.getLoc(), Type(), {},
+        llvm::formatv("cp.async.bulk.wait_group.read {0};", op.getPendings())
+            .str(),
+        "", /*sideEffects=*/true);
     rewriter.eraseOp(op);
     return success();
   }
@@ -236,8 +235,8 @@ struct TMAStoreWaitLowering
 
 void gpu_lowering::populateBarrierTMAPatterns(TensorTypeConverter &converter,
                                               RewritePatternSet &patterns) {
-  patterns.add<InitBarrierLowering, InvalBarrierLowering,
-               BarrierExpectLowering, ArriveBarrierLowering,
-               WaitBarrierLowering, TMALoadLowering, TMAStoreLowering,
-               TMAStoreWaitLowering>(converter, patterns.getContext());
+  patterns.add<InitBarrierLowering, InvalBarrierLowering, BarrierExpectLowering,
+               ArriveBarrierLowering, WaitBarrierLowering, TMALoadLowering,
+               TMAStoreLowering, TMAStoreWaitLowering>(converter,
+                                                       patterns.getContext());
 }

@@ -687,10 +687,9 @@ unsigned gpu_lowering::getNumRegisters(Type lowered) {
 }
 
 LogicalResult gpu_lowering::replacePerRegister(
-    Operation *op, ValueRange operands,
-                   const TypeConverter &converter,
-                   ConversionPatternRewriter &rewriter,
-                   function_ref<Value(unsigned, ArrayRef<Value>)> build) {
+    Operation *op, ValueRange operands, const TypeConverter &converter,
+    ConversionPatternRewriter &rewriter,
+    function_ref<Value(unsigned, ArrayRef<Value>)> build) {
   Type resultType = converter.convertType(op->getResult(0).getType());
   if (!resultType)
     return rewriter.notifyMatchFailure(op, "result type has no lowering");

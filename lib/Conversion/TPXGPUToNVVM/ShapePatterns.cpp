@@ -252,8 +252,8 @@ struct JoinLowering : public OpConversionPattern<tt::JoinOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto operand = dyn_cast_or_null<tpxgpu::BlockedEncodingAttr>(
         op.getLhs().getType().getEncoding());
-    if (!operand || op.getType().getEncoding() !=
-                        tpxgpu::getJoinedLayout(operand))
+    if (!operand ||
+        op.getType().getEncoding() != tpxgpu::getJoinedLayout(operand))
       return op.emitError("tt.join needs blocked operands and the result "
                           "layout convert-tt-to-tpxgpu gives it, got ")
              << op.getLhs().getType() << " -> " << op.getType();
@@ -265,9 +265,9 @@ struct JoinLowering : public OpConversionPattern<tt::JoinOp> {
       result.push_back(l);
       result.push_back(r);
     }
-    rewriter.replaceOp(
-        op, pack(rewriter, loc, getTypeConverter()->convertType(op.getType()),
-                 result));
+    rewriter.replaceOp(op, pack(rewriter, loc,
+                                getTypeConverter()->convertType(op.getType()),
+                                result));
     return success();
   }
 };
@@ -303,6 +303,5 @@ void gpu_lowering::populateShapePatterns(TensorTypeConverter &converter,
                                          RewritePatternSet &patterns) {
   patterns.add<BarrierLowering, ConvertLayoutLowering, ExpandDimsLowering,
                BroadcastLowering, TransLowering, ReshapeLowering, JoinLowering,
-               SplitLowering>(
-      converter, patterns.getContext());
+               SplitLowering>(converter, patterns.getContext());
 }

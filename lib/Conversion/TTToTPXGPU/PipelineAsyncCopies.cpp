@@ -168,9 +168,8 @@ private:
   /// The staged operand `operand` (a dot's A or B) would be, if any.
   std::optional<StagedOperand> matchOperand(Value operand);
   bool hasCopies(bool tma) const {
-    return llvm::any_of(operands, [&](const StagedOperand &s) {
-      return s.isTMA() == tma;
-    });
+    return llvm::any_of(
+        operands, [&](const StagedOperand &s) { return s.isTMA() == tma; });
   }
   /// Bytes of one iteration's TMA copies.
   int64_t getTMABytes() const;
@@ -235,8 +234,7 @@ std::optional<StagedOperand> AsyncCopyPipeliner::matchOperand(Value operand) {
   if (auto descLoad = source.getDefiningOp<tt::DescriptorLoadOp>()) {
     staged.descLoad = descLoad;
     staged.desc = getTMADescriptor(descLoad, alloc.getType(), loop);
-    if (!staged.desc || descLoad->getBlock() != body ||
-        !descLoad->hasOneUse())
+    if (!staged.desc || descLoad->getBlock() != body || !descLoad->hasOneUse())
       return std::nullopt;
   } else {
     staged.load = alloc.getSrc().getDefiningOp<tt::LoadOp>();
@@ -490,8 +488,8 @@ void AsyncCopyPipeliner::rewrite() {
   if (hasCopies(/*tma=*/false))
     AsyncWaitOp::create(beforeFence, loc, ValueRange(), distance - 1);
   if (hasCopies(/*tma=*/true)) {
-    Value barrier = MemDescIndexOp::create(
-        beforeFence, loc, slotBarrierType(), barriers, slot);
+    Value barrier = MemDescIndexOp::create(beforeFence, loc, slotBarrierType(),
+                                           barriers, slot);
     WaitBarrierOp::create(beforeFence, loc, barrier,
                           getRotationParity(beforeFence, loop, numStages),
                           Value());

@@ -517,8 +517,8 @@ void LayoutAssigner::processSplit(tt::SplitOp op) {
   auto blocked = dyn_cast_or_null<BlockedEncodingAttr>(type.getEncoding());
   BlockedEncodingAttr results = blocked ? getSplitLayout(blocked) : nullptr;
   if (!results) {
-    results = cast<BlockedEncodingAttr>(
-        getDefaultLayout(op.getOutLHS().getType()));
+    results =
+        cast<BlockedEncodingAttr>(getDefaultLayout(op.getOutLHS().getType()));
     convertOperand(op, 0, getJoinedLayout(results));
   }
   for (Value result : op.getResults())

@@ -136,11 +136,11 @@ TensorMapAttr tpxgpu::getTensorMap(tt::MakeTensorDescOp desc) {
   };
   record(desc.getShape(), shapeArgs, shapeValues);
   record(desc.getStrides(), strideArgs, strideValues);
-  return TensorMapAttr::get(
-      desc.getContext(), cast<BlockArgument>(desc.getBase()).getArgNumber(),
-      shapeArgs, shapeValues, strideArgs, strideValues,
-      {block.getShape()[0], boxInner}, element, swizzle,
-      desc.getPadding() == tt::PaddingOption::PAD_NAN);
+  return TensorMapAttr::get(desc.getContext(),
+                            cast<BlockArgument>(desc.getBase()).getArgNumber(),
+                            shapeArgs, shapeValues, strideArgs, strideValues,
+                            {block.getShape()[0], boxInner}, element, swizzle,
+                            desc.getPadding() == tt::PaddingOption::PAD_NAN);
 }
 
 Value tpxgpu::getOrAddTensorMapArgument(tt::MakeTensorDescOp desc) {
@@ -158,9 +158,8 @@ Value tpxgpu::getOrAddTensorMapArgument(tt::MakeTensorDescOp desc) {
   unsigned index = kernel.getNumArguments();
   NamedAttribute attr(StringAttr::get(context, name), mapAttr);
   // Appending an argument to a function with a body cannot fail.
-  (void)kernel.insertArgument(index, boxType,
-                              DictionaryAttr::get(context, {attr}),
-                              desc.getLoc());
+  (void)kernel.insertArgument(
+      index, boxType, DictionaryAttr::get(context, {attr}), desc.getLoc());
   return kernel.getArgument(index);
 }
 
@@ -191,10 +190,9 @@ static void forEachBox(OpBuilder &b, Location loc, Value buffer,
     Value box = buffer;
     SmallVector<Value> coords(indices);
     if (type.getShape()[1] != width) {
-      auto view = MemDescType::get({type.getShape()[0], width},
-                                   type.getElementType(), type.getEncoding(),
-                                   type.getMutableMemory(),
-                                   type.getAllocShape());
+      auto view = MemDescType::get(
+          {type.getShape()[0], width}, type.getElementType(),
+          type.getEncoding(), type.getMutableMemory(), type.getAllocShape());
       box = MemDescSubviewOp::create(b, loc, view, buffer, ValueRange(),
                                      b.getDenseI64ArrayAttr({0, column}));
       if (column) {
@@ -212,8 +210,8 @@ void tpxgpu::emitTMALoads(OpBuilder &b, Location loc, Value map,
                           tt::CacheModifier cache, tt::EvictionPolicy evict) {
   forEachBox(b, loc, buffer, mapAttr, indices,
              [&](Value box, ValueRange coords) {
-               AsyncTMACopyGlobalToLocalOp::create(
-                   b, loc, map, coords, barrier, box, pred, cache, evict);
+               AsyncTMACopyGlobalToLocalOp::create(b, loc, map, coords, barrier,
+                                                   box, pred, cache, evict);
              });
 }
 

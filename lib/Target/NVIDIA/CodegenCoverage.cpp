@@ -216,11 +216,10 @@ static std::string checkOp(Operation *op, unsigned numWarps) {
     return checkFpToFp(convert);
   if (isa<tt::FuncOp, tt::ReturnOp, tt::CallOp, tt::GetProgramIdOp,
           tt::GetNumProgramsOp, tt::MakeRangeOp, tt::SplatOp, tt::BroadcastOp,
-          tt::ExpandDimsOp, tt::ReshapeOp, tt::TransOp, tt::JoinOp,
-          tt::SplitOp, tt::IntToPtrOp,
-          tt::PtrToIntOp, tt::BitcastOp, tt::AddPtrOp, tt::LoadOp, tt::StoreOp,
-          tt::DotOp, tt::ReduceOp, tt::ReduceReturnOp, tt::ScanOp,
-          tt::ScanReturnOp>(op))
+          tt::ExpandDimsOp, tt::ReshapeOp, tt::TransOp, tt::JoinOp, tt::SplitOp,
+          tt::IntToPtrOp, tt::PtrToIntOp, tt::BitcastOp, tt::AddPtrOp,
+          tt::LoadOp, tt::StoreOp, tt::DotOp, tt::ReduceOp, tt::ReduceReturnOp,
+          tt::ScanOp, tt::ScanReturnOp>(op))
     return "";
   // The SIMT lowering's atom.cas covers 32- and 64-bit elements.
   if (auto cas = dyn_cast<tt::AtomicCASOp>(op)) {

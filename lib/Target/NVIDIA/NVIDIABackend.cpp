@@ -128,8 +128,8 @@ static llvm::Error collectTensorMaps(mlir::ModuleOp module,
     return llvm::Error::success(); // checkEntryPoint reports it
   unsigned declared = artifact.signature.args.size();
   for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i) {
-    auto map = llvm::dyn_cast_or_null<tpxgpu::TensorMapAttr>(kernel.getArgAttr(
-        i, tpxgpu::TPXGPUDialect::kTensorMapAttrName));
+    auto map = llvm::dyn_cast_or_null<tpxgpu::TensorMapAttr>(
+        kernel.getArgAttr(i, tpxgpu::TPXGPUDialect::kTensorMapAttrName));
     if (!map) {
       if (i < declared)
         continue;

@@ -334,9 +334,9 @@ chooseSharedLayouts(ModuleOp module, unsigned numWarps) {
     if (!make || !alloc)
       return; // checkSupported reported it
     BufferType type = cast<BufferType>(buffer.getType());
-    Attribute layout = tg::getTMABlockBufferType(tg::getTensorMap(make),
-                                                 type.getShape(), true)
-                           .getEncoding();
+    Attribute layout =
+        tg::getTMABlockBufferType(tg::getTensorMap(make), type.getShape(), true)
+            .getEncoding();
     auto [it, inserted] = layouts.try_emplace(alloc, layout);
     if (!inserted && it->second != layout) {
       op->emitError("tlx-lower-to-tpxgpu: TMA moves this buffer in the "
@@ -778,10 +778,9 @@ LogicalResult Lowering::lower(BarrierArriveOp op, OpBuilder &b) {
 LogicalResult Lowering::lower(BarrierExpectBytesOp op, OpBuilder &b) {
   APInt bytes;
   (void)matchPattern(op.getBytes(), m_ConstantInt(&bytes)); // checked
-  tg::BarrierExpectOp::create(b, op.getLoc(),
-                              getBarrier(b, op.getLoc(), op.getBarrier()),
-                              static_cast<uint32_t>(bytes.getZExtValue()),
-                              op.getPred());
+  tg::BarrierExpectOp::create(
+      b, op.getLoc(), getBarrier(b, op.getLoc(), op.getBarrier()),
+      static_cast<uint32_t>(bytes.getZExtValue()), op.getPred());
   return success();
 }
 

@@ -1,6 +1,6 @@
 //===- TPXGPUAsyncOps.cpp - async copies, mbarriers, TMA, wgmma -----------===//
-#include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 #include "TPXGPUOpUtils.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -52,11 +52,21 @@ static LogicalResult verifyBarrier(Operation *op, Value barrier) {
   return verifyMutable(op, type, "the barrier");
 }
 
-LogicalResult InitBarrierOp::verify() { return verifyBarrier(*this, getBarrier()); }
-LogicalResult BarrierExpectOp::verify() { return verifyBarrier(*this, getBarrier()); }
-LogicalResult ArriveBarrierOp::verify() { return verifyBarrier(*this, getBarrier()); }
-LogicalResult WaitBarrierOp::verify() { return verifyBarrier(*this, getBarrier()); }
-LogicalResult InvalBarrierOp::verify() { return verifyBarrier(*this, getBarrier()); }
+LogicalResult InitBarrierOp::verify() {
+  return verifyBarrier(*this, getBarrier());
+}
+LogicalResult BarrierExpectOp::verify() {
+  return verifyBarrier(*this, getBarrier());
+}
+LogicalResult ArriveBarrierOp::verify() {
+  return verifyBarrier(*this, getBarrier());
+}
+LogicalResult WaitBarrierOp::verify() {
+  return verifyBarrier(*this, getBarrier());
+}
+LogicalResult InvalBarrierOp::verify() {
+  return verifyBarrier(*this, getBarrier());
+}
 
 //===----------------------------------------------------------------------===//
 // TMA
@@ -88,13 +98,11 @@ LogicalResult AsyncTMACopyGlobalToLocalOp::verify() {
   if (failed(verifyBarrier(*this, getBarrier())) ||
       failed(verifyMutable(*this, getDst().getType(), "the destination")))
     return failure();
-  return verifyTMA(*this, getDesc().getType(), getCoord(),
-                   getDst().getType());
+  return verifyTMA(*this, getDesc().getType(), getCoord(), getDst().getType());
 }
 
 LogicalResult AsyncTMACopyLocalToGlobalOp::verify() {
-  return verifyTMA(*this, getDesc().getType(), getCoord(),
-                   getSrc().getType());
+  return verifyTMA(*this, getDesc().getType(), getCoord(), getSrc().getType());
 }
 
 //===----------------------------------------------------------------------===//
@@ -156,8 +164,7 @@ LogicalResult WarpGroupDotOp::verify() {
                          << ")";
   if (cShape[0] != aShape[0] || cShape[1] != bShape[1])
     return emitOpError() << "accumulator " << formatShape(cShape)
-                         << " is not M x N = " << aShape[0] << "x"
-                         << bShape[1];
+                         << " is not M x N = " << aShape[0] << "x" << bShape[1];
   // wgmma mixes the two fp8 formats; otherwise A and B agree.
   Type bElement = b.getElementType();
   if (aElement != bElement && !(isFp8(aElement) && isFp8(bElement)))
@@ -178,9 +185,8 @@ void WarpGroupDotOp::getEffects(
 }
 
 LogicalResult WarpGroupDotWaitOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location>, ValueRange operands,
-    DictionaryAttr, OpaqueProperties, RegionRange,
-    SmallVectorImpl<Type> &inferredReturnTypes) {
+    MLIRContext *, std::optional<Location>, ValueRange operands, DictionaryAttr,
+    OpaqueProperties, RegionRange, SmallVectorImpl<Type> &inferredReturnTypes) {
   llvm::append_range(inferredReturnTypes, operands.getTypes());
   return success();
 }

@@ -17,13 +17,11 @@
 using namespace mlir;
 using namespace tpx::tpxgpu;
 
-LogicalResult
-TensorMapAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                      unsigned base, ArrayRef<int64_t> shapeArgs,
-                      ArrayRef<int64_t> shapeValues,
-                      ArrayRef<int64_t> strideArgs,
-                      ArrayRef<int64_t> strideValues, ArrayRef<int64_t> box,
-                      Type elementType, unsigned swizzle, bool nan) {
+LogicalResult TensorMapAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, unsigned base,
+    ArrayRef<int64_t> shapeArgs, ArrayRef<int64_t> shapeValues,
+    ArrayRef<int64_t> strideArgs, ArrayRef<int64_t> strideValues,
+    ArrayRef<int64_t> box, Type elementType, unsigned swizzle, bool nan) {
   size_t rank = box.size();
   if (rank < 1 || rank > 5)
     return emitError() << "a tensor map has 1 to 5 dimensions, got " << rank;
@@ -59,8 +57,7 @@ TensorMapAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         return emitError() << what << "_args entries are -1 or an argument "
                            << "index, got " << arg;
       if (arg == -1 && value < 1)
-        return emitError() << what << "_values must be positive, got "
-                           << value;
+        return emitError() << what << "_values must be positive, got " << value;
     }
     return success();
   };
@@ -110,8 +107,7 @@ LogicalResult TPXGPUDialect::verifyRegionArgAttribute(Operation *op,
   auto before = [&](int64_t index) {
     return index < static_cast<int64_t>(argIndex);
   };
-  if (!before(map.getBase()) ||
-      !llvm::all_of(map.getShapeArgs(), before) ||
+  if (!before(map.getBase()) || !llvm::all_of(map.getShapeArgs(), before) ||
       !llvm::all_of(map.getStrideArgs(), before))
     return op->emitError() << "the tensor map of argument " << argIndex
                            << " may only name arguments before it";
