@@ -13,6 +13,7 @@ import tpx.language as tl
 import tpx.language.extra.tlx as tlx
 
 from ._host import matmul_problem, strides
+from ._tiles import grouped_tile
 
 
 @triton.jit
@@ -25,15 +26,8 @@ def matmul_kernel_pipelined(a_ptr, b_ptr, c_ptr, M, N, K,
                             GROUP_SIZE_M: tl.constexpr,
                             NUM_STAGES: tl.constexpr):
     pid = tl.program_id(axis=0)
-    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
-    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
-    # Grouped ordering: GROUP_SIZE_M rows of tiles share their B columns.
-    num_pid_in_group = GROUP_SIZE_M * num_pid_n
-    group_id = pid // num_pid_in_group
-    first_pid_m = group_id * GROUP_SIZE_M
-    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
-    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
-    pid_n = (pid % num_pid_in_group) // group_size_m
+    pid_m, pid_n = grouped_tile(pid, M, N, BLOCK_SIZE_M, BLOCK_SIZE_N,
+                                GROUP_SIZE_M)
 
     offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
     offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N

@@ -16,6 +16,7 @@ import tpx.language.extra.tlx as tlx
 from tpx.tools.tensor_descriptor import TensorDescriptor
 
 from ._host import matmul_problem
+from ._tiles import grouped_tile
 
 
 @triton.jit
@@ -24,14 +25,8 @@ def matmul_kernel_tma(a_desc, b_desc, c_desc, M, N, K,
                       BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr,
                       NUM_STAGES: tl.constexpr):
     pid = tl.program_id(axis=0)
-    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
-    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
-    num_pid_in_group = GROUP_SIZE_M * num_pid_n
-    group_id = pid // num_pid_in_group
-    first_pid_m = group_id * GROUP_SIZE_M
-    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
-    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
-    pid_n = (pid % num_pid_in_group) // group_size_m
+    pid_m, pid_n = grouped_tile(pid, M, N, BLOCK_SIZE_M, BLOCK_SIZE_N,
+                                GROUP_SIZE_M)
     offs_m = pid_m * BLOCK_SIZE_M
     offs_n = pid_n * BLOCK_SIZE_N
 

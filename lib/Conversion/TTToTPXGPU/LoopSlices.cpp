@@ -97,18 +97,39 @@ Value tpx::castToI32(OpBuilder &b, Location loc, Value value) {
   return value;
 }
 
-Value tpx::getRotatingBufferIndex(OpBuilder &b, scf::ForOp loop, int64_t ahead,
-                                  int64_t count) {
+/// The iteration number (iv - lb) / step of `loop`'s body, plus `ahead`,
+/// in the induction variable's type; `constant` makes constants of it.
+static Value getIteration(OpBuilder &b, scf::ForOp loop, int64_t ahead,
+                          function_ref<Value(int64_t)> constant) {
   Location loc = loop.getLoc();
   Value iv = loop.getInductionVar();
-  auto constant = [&](int64_t v) -> Value {
-    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(iv.getType(), v));
-  };
   Value iteration = arith::DivSIOp::create(
       b, loc, arith::SubIOp::create(b, loc, iv, loop.getLowerBound()),
       loop.getStep());
   if (ahead)
     iteration = arith::AddIOp::create(b, loc, iteration, constant(ahead));
+  return iteration;
+}
+
+Value tpx::getRotatingBufferIndex(OpBuilder &b, scf::ForOp loop, int64_t ahead,
+                                  int64_t count) {
+  Location loc = loop.getLoc();
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(
+        b, loc, b.getIntegerAttr(loop.getInductionVar().getType(), v));
+  };
+  Value iteration = getIteration(b, loop, ahead, constant);
   return castToI32(b, loc,
                    arith::RemSIOp::create(b, loc, iteration, constant(count)));
+}
+
+Value tpx::getRotationParity(OpBuilder &b, scf::ForOp loop, int64_t count) {
+  Location loc = loop.getLoc();
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(
+        b, loc, b.getIntegerAttr(loop.getInductionVar().getType(), v));
+  };
+  Value round = arith::DivSIOp::create(
+      b, loc, getIteration(b, loop, 0, constant), constant(count));
+  return castToI32(b, loc, arith::RemSIOp::create(b, loc, round, constant(2)));
 }

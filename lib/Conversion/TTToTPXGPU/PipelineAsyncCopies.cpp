@@ -371,20 +371,6 @@ void AsyncCopyPipeliner::emitCopies(OpBuilder &b, IRMapping &mapping, Value iv,
     AsyncCommitGroupOp::create(b, loc, tokens);
 }
 
-/// The i32 parity ((iv - lb) / step / count) mod 2 of the phase the
-/// mbarrier of iteration iv's slot completes when `count` slots rotate.
-static Value getRotationParity(OpBuilder &b, scf::ForOp loop, int64_t count) {
-  Location loc = loop.getLoc();
-  Value iv = loop.getInductionVar();
-  auto constant = [&](int64_t v) -> Value {
-    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(iv.getType(), v));
-  };
-  Value iteration = arith::DivSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, iv, loop.getLowerBound()),
-      loop.getStep());
-  Value round = arith::DivSIOp::create(b, loc, iteration, constant(count));
-  return castToI32(b, loc, arith::RemSIOp::create(b, loc, round, constant(2)));
-}
 
 SmallVector<Value> AsyncCopyPipeliner::advance(OpBuilder &b,
                                                IRMapping &mapping) {
