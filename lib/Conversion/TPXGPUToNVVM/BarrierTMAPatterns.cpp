@@ -131,10 +131,10 @@ struct WaitBarrierLowering : public OpConversionPattern<tpxgpu::WaitBarrierOp> {
     inlinePtx(rewriter, loc, Type(), {pred, address, adaptor.getPhase()},
               "{\n"
               ".reg .pred done;\n"
-              "@!$0 bra.uni tpx_wait_end_${:uid};\n"
+              "@!$0 bra tpx_wait_end_${:uid};\n"
               "tpx_wait_${:uid}:\n"
               "mbarrier.try_wait.parity.shared::cta.b64 done, [$1], $2;\n"
-              "@!done bra.uni tpx_wait_${:uid};\n"
+              "@!done bra tpx_wait_${:uid};\n"
               "tpx_wait_end_${:uid}:\n"
               "}",
               "b,r,r", /*sideEffects=*/true);

@@ -157,6 +157,15 @@ static bool canUseLdmatrix(const SharedView &view) {
 
 namespace {
 
+/// The element type whose bits the registers of `type` hold: fp8 values
+/// are bytes (convertElementType), everything else as it is.
+static Type getMovedElementType(RankedTensorType type) {
+  Type element = type.getElementType();
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(element))
+    return convertElementType(element);
+  return element;
+}
+
 struct LocalAllocLowering : public OpConversionPattern<tpxgpu::LocalAllocOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -180,7 +189,7 @@ struct LocalAllocLowering : public OpConversionPattern<tpxgpu::LocalAllocOp> {
         return failure();
       if (failed(storeToView(rewriter, loc, op, *view,
                              unpack(rewriter, loc, adaptor.getSrc()), *layout,
-                             srcType.getElementType())))
+                             getMovedElementType(srcType))))
         return failure();
     }
     rewriter.replaceOp(op, view->pointer);
@@ -201,7 +210,7 @@ struct LocalStoreLowering : public OpConversionPattern<tpxgpu::LocalStoreOp> {
     std::optional<LinearLayout> layout = getLayout(op, srcType);
     if (!layout || failed(storeToView(rewriter, loc, op, *view,
                                       unpack(rewriter, loc, adaptor.getSrc()),
-                                      *layout, srcType.getElementType())))
+                                      *layout, getMovedElementType(srcType))))
       return failure();
     rewriter.eraseOp(op);
     return success();
@@ -221,7 +230,7 @@ struct LocalLoadLowering : public OpConversionPattern<tpxgpu::LocalLoadOp> {
     std::optional<LinearLayout> layout = getLayout(op, type);
     if (!layout)
       return failure();
-    Type element = type.getElementType();
+    Type element = getMovedElementType(type);
     SmallVector<Value> registers;
     std::optional<unsigned> operand = getLdmatrixOperand(type);
     if (operand && canUseLdmatrix(*view)) {
