@@ -110,7 +110,9 @@ def test_tma_gemm_compiles_for_hopper_with_tensor_maps():
     kernel = compile_ttir(text, "sm_90a", num_warps=num_warps,
                           pipeline_text=pipeline, no_cache=True)
     assert kernel.metadata["pipeline"] == "simt"
-    assert len(kernel.metadata["tensor_maps"]) == 3
+    # A and B; C's store offsets (grouped tile order over M and N) are not
+    # known non-negative, so C is stored through pointers.
+    assert len(kernel.metadata["tensor_maps"]) == 2
     ptx = kernel.asm["ptx"]
     assert "mbarrier.try_wait.parity" in ptx
     assert "mbarrier.arrive.expect_tx" in ptx

@@ -7,6 +7,7 @@
 #include "tpx/Dialect/TT/IR/TTTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -50,6 +51,49 @@ static bool isWholeChunks(Value extent, tt::FuncOp kernel, int64_t bytes) {
     divisor = divisibility ? divisibility.getInt() : 1;
   }
   return (divisor * bytes) % 16 == 0;
+}
+
+/// True when `value` (an integer) is known to be non-negative: a
+/// non-negative constant, a program id or count, a sum, product, quotient,
+/// minimum of such values (a remainder of one, a maximum with one), or the
+/// induction variable of a loop that starts at one and steps up. Kernel
+/// arguments are not: a size may be negative as far as the compiler knows. A TMA store at a negative coordinate faults
+/// (an illegal instruction, where a load fills with padding), so a
+/// descriptor is stored by TMA only at offsets known to be non-negative.
+static bool isKnownNonNegative(Value value, unsigned depth = 0) {
+  if (depth > 8)
+    return false;
+  APInt bits;
+  if (matchPattern(value, m_ConstantInt(&bits)))
+    return !bits.isNegative();
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg != loop.getInductionVar())
+      return false;
+    APInt step;
+    return matchPattern(loop.getStep(), m_ConstantInt(&step)) &&
+           step.isStrictlyPositive() &&
+           isKnownNonNegative(loop.getLowerBound(), depth + 1);
+  }
+  Operation *op = value.getDefiningOp();
+  if (isa<tt::GetProgramIdOp, tt::GetNumProgramsOp>(op))
+    return true;
+  // A remainder has the sign of its dividend; a maximum is at least its
+  // non-negative operand.
+  if (auto rem = dyn_cast<arith::RemSIOp>(op))
+    return isKnownNonNegative(rem.getLhs(), depth + 1);
+  if (auto max = dyn_cast<arith::MaxSIOp>(op))
+    return isKnownNonNegative(max.getLhs(), depth + 1) ||
+           isKnownNonNegative(max.getRhs(), depth + 1);
+  if (isa<arith::AddIOp, arith::MulIOp, arith::DivSIOp, arith::DivUIOp,
+          arith::MinSIOp, arith::ExtSIOp, arith::ExtUIOp>(op))
+    return llvm::all_of(op->getOperands(), [&](Value operand) {
+      return isKnownNonNegative(operand, depth + 1);
+    });
+  if (auto select = dyn_cast<arith::SelectOp>(op))
+    return isKnownNonNegative(select.getTrueValue(), depth + 1) &&
+           isKnownNonNegative(select.getFalseValue(), depth + 1);
+  return false;
 }
 
 std::string tpxgpu::whyNotTMA(tt::MakeTensorDescOp desc) {
@@ -96,6 +140,11 @@ std::string tpxgpu::whyNotTMA(tt::MakeTensorDescOp desc) {
       if (!storeSafe)
         return "a store to a tensor whose rows may end inside a 16-byte "
                "chunk (a TMA store would write past them)";
+      if (!llvm::all_of(store.getIndices(), [](Value index) {
+            return isKnownNonNegative(index);
+          }))
+        return "a store at offsets that may be negative (a TMA store "
+               "faults on them)";
       continue;
     }
     // A plugin dialect that lowers its own ops on the SIMT path (TLX's

@@ -76,7 +76,8 @@ module {
     %one = arith.constant 1 : i64
     %d = tt.make_tensor_descriptor %in, [%m, %n], [%n64, %one] : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16>>
     %v = tt.descriptor_load %d[%i, %i] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
-    tt.descriptor_store %d[%i, %m], %v : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
+    %pid = tt.get_program_id x : i32
+    tt.descriptor_store %d[%pid, %pid], %v : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
     tt.return
   }
 }
@@ -94,6 +95,36 @@ module {
     %d = tt.make_tensor_descriptor %in, [%m, %n], [%n64, %one] : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16>>
     %v = tt.descriptor_load %d[%i, %i] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
     tt.descriptor_store %d[%i, %m], %v : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
+    tt.return
+  }
+}
+
+// -----
+
+// A TMA store at a negative coordinate faults, so a descriptor stored at
+// offsets not known to be non-negative (a program id minus a constant) is
+// lowered to pointers; one stored at program id * block stays for TMA.
+// CHECK-LABEL: tt.func public @store_offsets
+// CHECK-COUNT-1: tt.make_tensor_descriptor
+// CHECK-NOT: tt.make_tensor_descriptor
+// CHECK: tt.descriptor_store
+// CHECK: tt.store
+module {
+  tt.func public @store_offsets(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>) {
+    %m = arith.constant 64 : i32
+    %n = arith.constant 64 : i32
+    %s = arith.constant 64 : i64
+    %one = arith.constant 1 : i64
+    %pid = tt.get_program_id x : i32
+    %c16 = arith.constant 16 : i32
+    %c8 = arith.constant 8 : i32
+    %row = arith.muli %pid, %c16 : i32
+    %below = arith.subi %row, %c8 : i32
+    %v = arith.constant dense<1.0> : tensor<16x16xf32>
+    %da = tt.make_tensor_descriptor %a, [%m, %n], [%s, %one] : !tt.ptr<f32>, !tt.tensordesc<tensor<16x16xf32>>
+    tt.descriptor_store %da[%row, %c16], %v : !tt.tensordesc<tensor<16x16xf32>>, tensor<16x16xf32>
+    %db = tt.make_tensor_descriptor %b, [%m, %n], [%s, %one] : !tt.ptr<f32>, !tt.tensordesc<tensor<16x16xf32>>
+    tt.descriptor_store %db[%below, %c16], %v : !tt.tensordesc<tensor<16x16xf32>>, tensor<16x16xf32>
     tt.return
   }
 }

@@ -31,7 +31,10 @@ module {
     %one = arith.constant 1 : i64
     %d = tt.make_tensor_descriptor %in, [%m, %n], [%n64, %one] : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16>>
     %v = tt.descriptor_load %d[%i, %i] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
-    tt.descriptor_store %d[%i, %m], %v : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
+    %pid = tt.get_program_id x : i32
+    %c64 = arith.constant 64 : i32
+    %row = arith.muli %pid, %c64 : i32
+    tt.descriptor_store %d[%row, %c64], %v : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
     tt.return
   }
 }

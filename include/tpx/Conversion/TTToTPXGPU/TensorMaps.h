@@ -30,7 +30,9 @@ namespace tpx::tpxgpu {
 /// path, SIMTLoweringInterface.h), and stores only where the innermost
 /// extent is known to fill whole
 /// 16-byte chunks (a constant, or tt.divisibility), since a TMA store
-/// writes the rest of a row's last chunk.
+/// writes the rest of a row's last chunk, and at offsets known to be
+/// non-negative (program ids, loop counters, constants and their sums and
+/// products), since a TMA store at a negative coordinate faults.
 std::string whyNotTMA(tt::MakeTensorDescOp desc);
 
 /// The shared-memory swizzle (bytes) of a TMA block whose rows are
