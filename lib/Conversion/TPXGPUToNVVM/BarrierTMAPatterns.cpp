@@ -152,6 +152,22 @@ static std::string tmaCoordinates(unsigned rank, unsigned first) {
   return text + "}";
 }
 
+/// Appends the operands every TMA instruction has, with their inline-asm
+/// constraints: the tensor map's generic address, the coordinates and a
+/// shared address (the barrier of a load, the source of a store).
+static void appendTMAOperands(OpBuilder &b, Location loc, Value desc,
+                              ValueRange coords, Value shared,
+                              SmallVectorImpl<Value> &operands,
+                              std::string &constraints) {
+  operands.push_back(LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), desc));
+  constraints += constraints.empty() ? "l" : ",l";
+  operands.append(coords.begin(), coords.end());
+  for (size_t i = 0; i < coords.size(); ++i)
+    constraints += ",r";
+  operands.push_back(sharedAddress(b, loc, shared));
+  constraints += ",r";
+}
+
 struct TMALoadLowering
     : public OpConversionPattern<tpxgpu::AsyncTMACopyGlobalToLocalOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -160,16 +176,11 @@ struct TMALoadLowering
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     unsigned rank = op.getCoord().size();
-    Value map = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
-                                         adaptor.getDesc());
     SmallVector<Value> operands = {
-        sharedAddress(rewriter, loc, adaptor.getDst()), map};
-    operands.append(adaptor.getCoord().begin(), adaptor.getCoord().end());
-    operands.push_back(sharedAddress(rewriter, loc, adaptor.getBarrier()));
-    std::string constraints = "r,l";
-    for (unsigned i = 0; i < rank; ++i)
-      constraints += ",r";
-    constraints += ",r";
+        sharedAddress(rewriter, loc, adaptor.getDst())};
+    std::string constraints = "r";
+    appendTMAOperands(rewriter, loc, adaptor.getDesc(), adaptor.getCoord(),
+                      adaptor.getBarrier(), operands, constraints);
     emitElected(rewriter, loc, adaptor.getPred(), operands,
                 llvm::formatv("cp.async.bulk.tensor.{0}d.shared::cluster."
                               "global.tile.mbarrier::complete_tx::bytes "
@@ -192,15 +203,10 @@ struct TMAStoreLowering
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     unsigned rank = op.getCoord().size();
-    Value map = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
-                                         adaptor.getDesc());
-    SmallVector<Value> operands = {map};
-    operands.append(adaptor.getCoord().begin(), adaptor.getCoord().end());
-    operands.push_back(sharedAddress(rewriter, loc, adaptor.getSrc()));
-    std::string constraints = "l";
-    for (unsigned i = 0; i < rank; ++i)
-      constraints += ",r";
-    constraints += ",r";
+    SmallVector<Value> operands;
+    std::string constraints;
+    appendTMAOperands(rewriter, loc, adaptor.getDesc(), adaptor.getCoord(),
+                      adaptor.getSrc(), operands, constraints);
     emitElected(rewriter, loc, Value(), operands,
                 llvm::formatv("cp.async.bulk.tensor.{0}d.global.shared::cta."
                               "tile.bulk_group [$1, {1}], [${2}];\n"

@@ -173,15 +173,10 @@ private:
   }
   /// Bytes of one iteration's TMA copies.
   int64_t getTMABytes() const;
-  /// The mbarrier of buffer slot `slot` (a constant) and its type.
-  MemDescType slotBarrierType() const {
-    MemDescType all = cast<MemDescType>(barriers.getType());
-    return MemDescType::get({1}, all.getElementType(), all.getEncoding(),
-                            /*mutableMemory=*/true, all.getShape());
-  }
+  /// The mbarrier of buffer slot `slot` (a constant).
   Value slotBarrier(OpBuilder &b, Location loc, int64_t slot) const {
     Value index = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(slot));
-    return MemDescIndexOp::create(b, loc, slotBarrierType(), barriers, index);
+    return getMBarrierView(b, loc, barriers, index);
   }
 
   scf::ForOp loop;
@@ -332,7 +327,7 @@ void AsyncCopyPipeliner::emitCopies(OpBuilder &b, IRMapping &mapping, Value iv,
   SmallVector<Value> tokens;
   Value barrier;
   if (hasCopies(/*tma=*/true)) {
-    barrier = MemDescIndexOp::create(b, loc, slotBarrierType(), barriers, slot);
+    barrier = getMBarrierView(b, loc, barriers, slot);
     BarrierExpectOp::create(b, loc, barrier, getTMABytes(), exists);
   }
   for (StagedOperand &s : operands) {
@@ -371,7 +366,6 @@ void AsyncCopyPipeliner::emitCopies(OpBuilder &b, IRMapping &mapping, Value iv,
     AsyncCommitGroupOp::create(b, loc, tokens);
 }
 
-
 SmallVector<Value> AsyncCopyPipeliner::advance(OpBuilder &b,
                                                IRMapping &mapping) {
   IRMapping next = mapping;
@@ -401,15 +395,8 @@ void AsyncCopyPipeliner::rewrite() {
     s.buffers = LocalAllocOp::create(b, loc, type, Value());
   }
   if (hasCopies(/*tma=*/true)) {
-    MemDescType one = getMBarrierType(b.getContext());
-    auto type = MemDescType::get({int64_t(numStages), 1}, one.getElementType(),
-                                 one.getEncoding(), /*mutableMemory=*/true);
-    barriers = LocalAllocOp::create(b, loc, type, Value());
-    for (unsigned k = 0; k < numStages; ++k)
-      InitBarrierOp::create(b, loc, slotBarrier(b, loc, k), 1);
     // Initialised before the copy engine or any thread uses them.
-    FenceAsyncSharedOp::create(b, loc);
-    BarrierOp::create(b, loc);
+    barriers = createMBarriers(b, loc, numStages, /*arriveCount=*/1);
   }
   SmallVector<Value> values;
   for (unsigned i : advancedArgs)
@@ -474,8 +461,7 @@ void AsyncCopyPipeliner::rewrite() {
   if (hasCopies(/*tma=*/false))
     AsyncWaitOp::create(beforeFence, loc, ValueRange(), distance - 1);
   if (hasCopies(/*tma=*/true)) {
-    Value barrier = MemDescIndexOp::create(beforeFence, loc, slotBarrierType(),
-                                           barriers, slot);
+    Value barrier = getMBarrierView(beforeFence, loc, barriers, slot);
     WaitBarrierOp::create(beforeFence, loc, barrier,
                           getRotationParity(beforeFence, loop, numStages),
                           Value());

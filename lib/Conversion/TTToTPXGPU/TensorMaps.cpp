@@ -57,9 +57,10 @@ static bool isWholeChunks(Value extent, tt::FuncOp kernel, int64_t bytes) {
 /// non-negative constant, a program id or count, a sum, product, quotient,
 /// minimum of such values (a remainder of one, a maximum with one), or the
 /// induction variable of a loop that starts at one and steps up. Kernel
-/// arguments are not: a size may be negative as far as the compiler knows. A TMA store at a negative coordinate faults
-/// (an illegal instruction, where a load fills with padding), so a
-/// descriptor is stored by TMA only at offsets known to be non-negative.
+/// arguments are not: a size may be negative as far as the compiler knows. A
+/// TMA store at a negative coordinate faults (an illegal instruction, where a
+/// load fills with padding), so a descriptor is stored by TMA only at offsets
+/// known to be non-negative.
 static bool isKnownNonNegative(Value value, unsigned depth = 0) {
   if (depth > 8)
     return false;
@@ -122,8 +123,7 @@ std::string tpxgpu::whyNotTMA(tt::MakeTensorDescOp desc) {
     if (!getSource(v, kernel, constant))
       return "a shape or stride that is neither a kernel argument nor a "
              "constant";
-  if (!getSource(desc.getStrides().back(), kernel, constant) ||
-      *getSource(desc.getStrides().back(), kernel, constant) != -1 ||
+  if (getSource(desc.getStrides().back(), kernel, constant) != -1 ||
       constant != 1)
     return "an innermost stride that is not the constant 1";
   bool storeSafe = isWholeChunks(desc.getShape().back(), kernel,
@@ -140,9 +140,8 @@ std::string tpxgpu::whyNotTMA(tt::MakeTensorDescOp desc) {
       if (!storeSafe)
         return "a store to a tensor whose rows may end inside a 16-byte "
                "chunk (a TMA store would write past them)";
-      if (!llvm::all_of(store.getIndices(), [](Value index) {
-            return isKnownNonNegative(index);
-          }))
+      if (!llvm::all_of(store.getIndices(),
+                        [](Value index) { return isKnownNonNegative(index); }))
         return "a store at offsets that may be negative (a TMA store "
                "faults on them)";
       continue;
@@ -225,6 +224,30 @@ MemDescType tpxgpu::getTMABlockBufferType(TensorMapAttr map,
 MemDescType tpxgpu::getMBarrierType(MLIRContext *context) {
   auto layout = SwizzledSharedEncodingAttr::get(context, 1, 1, 1, {0});
   return MemDescType::get({1}, IntegerType::get(context, 64), layout);
+}
+
+Value tpxgpu::createMBarriers(OpBuilder &b, Location loc, int64_t count,
+                              unsigned arriveCount) {
+  MemDescType one = getMBarrierType(b.getContext());
+  auto type = MemDescType::get({count, 1}, one.getElementType(),
+                               one.getEncoding(), /*mutableMemory=*/true);
+  Value barriers = LocalAllocOp::create(b, loc, type, Value());
+  for (int64_t k = 0; k < count; ++k) {
+    Value index = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(k));
+    InitBarrierOp::create(b, loc, getMBarrierView(b, loc, barriers, index),
+                          arriveCount);
+  }
+  FenceAsyncSharedOp::create(b, loc);
+  BarrierOp::create(b, loc);
+  return barriers;
+}
+
+Value tpxgpu::getMBarrierView(OpBuilder &b, Location loc, Value barriers,
+                              Value index) {
+  auto all = cast<MemDescType>(barriers.getType());
+  auto type = MemDescType::get({1}, all.getElementType(), all.getEncoding(),
+                               /*mutableMemory=*/true, all.getShape());
+  return MemDescIndexOp::create(b, loc, type, barriers, index);
 }
 
 /// Calls `copy(box, coords)` for each box of the block in `buffer`: box k

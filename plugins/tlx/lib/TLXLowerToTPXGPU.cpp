@@ -711,40 +711,20 @@ LogicalResult Lowering::lower(AsyncDotWaitOp op, OpBuilder &b) {
 // mbarriers and TMA
 //===----------------------------------------------------------------------===//
 
-static tg::MemDescType getBarrierViewType(tg::MemDescType all) {
-  return tg::MemDescType::get({1}, all.getElementType(), all.getEncoding(),
-                              /*mutableMemory=*/true, all.getShape());
-}
-
 /// N barriers, each initialised (by one thread) to expect `arrive_count`
 /// arrivals a phase, visible to every thread and the copy engine before
 /// anyone uses them.
 LogicalResult Lowering::lower(AllocBarriersOp op, OpBuilder &b) {
-  Location loc = op.getLoc();
-  tg::MemDescType one = tg::getMBarrierType(b.getContext());
-  int64_t count = op.getType().getCount();
-  auto type = tg::MemDescType::get({count, 1}, one.getElementType(),
-                                   one.getEncoding(), /*mutableMemory=*/true);
-  Value all = tg::LocalAllocOp::create(b, loc, type, Value());
-  for (int64_t k = 0; k < count; ++k) {
-    Value index = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(k));
-    Value barrier = tg::MemDescIndexOp::create(b, loc, getBarrierViewType(type),
-                                               all, index);
-    tg::InitBarrierOp::create(b, loc, barrier, op.getArriveCount());
-  }
-  tg::FenceAsyncSharedOp::create(b, loc);
-  tg::BarrierOp::create(b, loc);
-  map.map(op.getResult(), all);
+  map.map(op.getResult(),
+          tg::createMBarriers(b, op.getLoc(), op.getType().getCount(),
+                              op.getArriveCount()));
   return success();
 }
 
 LogicalResult Lowering::lower(BarrierViewOp op, OpBuilder &b) {
-  Value all = map.lookup(op.getBarriers());
   map.map(op.getResult(),
-          tg::MemDescIndexOp::create(
-              b, op.getLoc(),
-              getBarrierViewType(cast<tg::MemDescType>(all.getType())), all,
-              op.getIndex()));
+          tg::getMBarrierView(b, op.getLoc(), map.lookup(op.getBarriers()),
+                              op.getIndex()));
   return success();
 }
 
@@ -754,8 +734,7 @@ Value Lowering::getBarrier(OpBuilder &b, Location loc, Value barrier) {
   if (type.getRank() == 1)
     return mapped;
   Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
-  return tg::MemDescIndexOp::create(b, loc, getBarrierViewType(type), mapped,
-                                    zero);
+  return tg::getMBarrierView(b, loc, mapped, zero);
 }
 
 LogicalResult Lowering::lower(BarrierWaitOp op, OpBuilder &b) {

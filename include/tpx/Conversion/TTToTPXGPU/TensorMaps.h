@@ -73,6 +73,15 @@ void emitTMAStores(mlir::OpBuilder &b, mlir::Location loc, mlir::Value map,
 /// `!tpxgpu.memdesc<1xi64, ...>`: one mbarrier.
 MemDescType getMBarrierType(mlir::MLIRContext *context);
 
+/// `count` mbarriers (a `count x 1 x i64` allocation), each initialised to
+/// `arriveCount` arrivals a phase, then a proxy fence and a CTA barrier so
+/// that every thread and the copy engine see them initialised.
+mlir::Value createMBarriers(mlir::OpBuilder &b, mlir::Location loc,
+                            int64_t count, unsigned arriveCount);
+/// Barrier `index` (an i32) of an allocation made by createMBarriers.
+mlir::Value getMBarrierView(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value barriers, mlir::Value index);
+
 } // namespace tpx::tpxgpu
 
 #endif // TPX_CONVERSION_TTTOTPXGPU_TENSORMAPS_H
