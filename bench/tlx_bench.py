@@ -1,9 +1,13 @@
 """The TLX tutorials that run on the GPU, beside torch in one process:
-the pipelined GEMM against cuBLAS (torch.matmul), the pipelined flash
-attention against torch's flash SDPA. Correctness against torch and
-TFLOP/s from CUDA-event timing (median of 20 runs after warm-up).
+the GEMMs (pipelined, TMA, warp-specialized) against cuBLAS
+(torch.matmul), the flash attentions (pipelined, warp-specialized) against
+torch's flash SDPA. Correctness against torch and TFLOP/s from CUDA-event
+timing (median of 20 runs after warm-up).
 
-    TPX_BUILD_DIR=.device PYTHONPATH=python python3 bench/tlx_bench.py OUT.json
+    TPX_BUILD_DIR=.device PYTHONPATH=python python3 bench/tlx_bench.py OUT.json [KERNELS]
+
+KERNELS: a comma-separated subset (gemm_pipelined, gemm_tma, gemm_ws,
+attention_pipelined, attention_ws); all by default.
 """
 
 import json
@@ -14,8 +18,8 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
 
-from tlx_tutorials import (attention_pipelined, gemm_pipelined,  # noqa: E402
-                           gemm_tma)
+from tlx_tutorials import (attention_pipelined, attention_ws,  # noqa: E402
+                           gemm_pipelined, gemm_tma, gemm_ws)
 
 
 def time_ms(fn, reps=20):
@@ -50,38 +54,41 @@ def measure(row, run, ref, flops, tol):
     return row
 
 
-def main(out):
+def main(out, kernels):
     rows = []
+    gemms = [k for k in ("gemm_pipelined", "gemm_tma") if k in kernels]
     configs = [("128x256x64 8 warps", gemm_pipelined.HOPPER_CONFIG),
                ("128x128x64 4 warps",
                 dict(gemm_pipelined.HOPPER_CONFIG, BLOCK_SIZE_N=128,
                      num_warps=4))]
     for dtype in (torch.float16, torch.bfloat16):
-        for size in (4096, 8192):
+        for size in (4096, 8192) if gemms or "gemm_ws" in kernels else ():
             a = torch.randn(size, size, device="cuda", dtype=dtype)
             b = torch.randn(size, size, device="cuda", dtype=dtype)
             ref = a @ b
             flops = 2 * size ** 3 / 1e12
             torch_ms = time_ms(lambda: a @ b)
-            for name, config in configs:
-                row = dict(kernel="gemm_pipelined", config=name,
+            for kernel in gemms:
+                module = globals()[kernel]
+                for name, config in configs:
+                    row = dict(kernel=kernel, config=name, dtype=str(dtype),
+                               size=size, torch_tflops=flops / torch_ms * 1e3)
+                    rows.append(measure(
+                        row, lambda: module.matmul(a, b, config), ref, flops,
+                        1.0))
+            if "gemm_ws" in kernels:
+                row = dict(kernel="gemm_ws", config="128x256x64 8+1 warps",
                            dtype=str(dtype), size=size,
                            torch_tflops=flops / torch_ms * 1e3)
-                rows.append(measure(
-                    row, lambda: gemm_pipelined.matmul(a, b, config), ref,
-                    flops, 1.0))
-            for name, config in configs:
-                row = dict(kernel="gemm_tma", config=name,
-                           dtype=str(dtype), size=size,
-                           torch_tflops=flops / torch_ms * 1e3)
-                tma_config = dict(config)
-                rows.append(measure(
-                    row, lambda: gemm_tma.matmul(a, b, tma_config), ref,
-                    flops, 1.0))
+                rows.append(measure(row, lambda: gemm_ws.matmul(a, b), ref,
+                                    flops, 1.0))
     from torch.nn.attention import SDPBackend, sdpa_kernel
     heads = 32
     for d, seq in ((64, 1024), (128, 4096), (64, 8192), (128, 8192)):
         for causal in (False, True):
+            if "attention_pipelined" not in kernels and \
+                    "attention_ws" not in kernels:
+                continue
             q, k, v = (torch.randn(1, heads, seq, d, device="cuda",
                                    dtype=torch.bfloat16) for _ in range(3))
             q3, k3, v3 = (t.view(heads, seq, d) for t in (q, k, v))
@@ -93,15 +100,22 @@ def main(out):
             ref = sdpa().view(heads, seq, d)
             flops = 4 * heads * seq * seq * d / 1e12 / (2 if causal else 1)
             torch_ms = time_ms(sdpa)
-            row = dict(kernel="attention_pipelined", d=d, seq=seq,
-                       causal=causal, torch_tflops=flops / torch_ms * 1e3)
-            rows.append(measure(
-                row, lambda: attention_pipelined.attention(q3, k3, v3, causal),
-                ref, flops, 2e-2))
+            for kernel in ("attention_pipelined", "attention_ws"):
+                if kernel not in kernels:
+                    continue
+                module = globals()[kernel]
+                row = dict(kernel=kernel, d=d, seq=seq, causal=causal,
+                           torch_tflops=flops / torch_ms * 1e3)
+                rows.append(measure(
+                    row, lambda: module.attention(q3, k3, v3, causal), ref,
+                    flops, 2e-2))
     with open(out, "w") as f:
         json.dump(dict(machine=torch.cuda.get_device_name(), rows=rows), f,
                   indent=1)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "/tmp/tlx-bench.json")
+    main(sys.argv[1] if len(sys.argv) > 1 else "/tmp/tlx-bench.json",
+         sys.argv[2].split(",") if len(sys.argv) > 2 else
+         ["gemm_pipelined", "gemm_tma", "gemm_ws", "attention_pipelined",
+          "attention_ws"])

@@ -228,6 +228,19 @@ getLiveRange(Value alloc, Liveness &liveness, const Positions &positions) {
   return {start, end};
 }
 
+/// Partitions of a tpxgpu.warp_specialize run at once, so program order
+/// says nothing about when their buffers are live: a buffer of one is live
+/// for the whole op.
+static std::pair<uint64_t, uint64_t>
+widenForPartitions(Operation *owner, std::pair<uint64_t, uint64_t> range,
+                   const Positions &positions) {
+  if (auto split = owner->getParentOfType<tpxgpu::WarpSpecializeOp>()) {
+    auto [start, end] = positions.span.lookup(split);
+    range = {std::min(range.first, start), std::max(range.second, end)};
+  }
+  return range;
+}
+
 /// First fit: the lowest aligned offset where `a` overlaps no placed
 /// allocation that is live at the same time.
 static void place(SharedAllocation &a, ArrayRef<SharedAllocation> placed) {
@@ -284,8 +297,8 @@ static FailureOr<FunctionAllocation> allocateFunction(tt::FuncOp function) {
       a.owner = op;
       a.size = layout->getTotalBytes();
       a.alignment = layout->getAlignment();
-      std::tie(a.liveStart, a.liveEnd) =
-          getLiveRange(alloc.getResult(), liveness, positions);
+      std::tie(a.liveStart, a.liveEnd) = widenForPartitions(
+          op, getLiveRange(alloc.getResult(), liveness, positions), positions);
       buffers.push_back(a);
       return;
     }
@@ -296,7 +309,8 @@ static FailureOr<FunctionAllocation> allocateFunction(tt::FuncOp function) {
       a.size = bytes;
       // 128 keeps vector and ldmatrix rows of a conversion aligned.
       a.alignment = 128;
-      std::tie(a.liveStart, a.liveEnd) = span;
+      std::tie(a.liveStart, a.liveEnd) =
+          widenForPartitions(op, span, positions);
       scratch.push_back(a);
     }
   });

@@ -15,12 +15,14 @@
 #include "tpx/Pipeline/TargetPipelines.h"
 #include "tpx/Plugin/PluginCacheKey.h"
 #include "tpx/Plugin/PluginLoader.h"
+#include "tpx/Plugin/PluginRegistry.h"
 #include "tpx/Target/TargetBackend.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/OperationSupport.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace tpx;
@@ -55,13 +57,24 @@ static void setPassOption(Pipeline &pipeline, llvm::StringRef pass,
 }
 
 /// num_warps and num_stages reach the passes the backend names as their
-/// options.
+/// options, and every plugin pass that declares an option `num-warps` or
+/// `num-stages` (docs/plugins.md).
 static void applyLaunchOptions(const TargetBackend &backend, Pipeline &pipeline,
                                const CompileOptions &options) {
   for (const LaunchOptionSlot &slot : backend.launchOptions)
     setPassOption(pipeline, slot.pass, slot.option,
                   slot.value == LaunchOptionSlot::NumWarps ? options.numWarps
                                                            : options.numStages);
+  llvm::StringSet<> pluginPasses;
+  for (Stage &stage : pipeline.getStages())
+    for (PassEntry &entry : stage.passes)
+      pluginPasses.insert(entry.name);
+  for (const auto &pass : pluginPasses) {
+    if (pluginPassHasOption(pass.getKey(), "num-warps"))
+      setPassOption(pipeline, pass.getKey(), "num-warps", options.numWarps);
+    if (pluginPassHasOption(pass.getKey(), "num-stages"))
+      setPassOption(pipeline, pass.getKey(), "num-stages", options.numStages);
+  }
 }
 
 llvm::Error tpx::prepareKernelRun(mlir::ModuleOp module, llvm::StringRef target,

@@ -40,6 +40,8 @@ struct RegistryState {
   std::deque<PluginDslOp> dslOps; // deque: lookups hand out pointers
   /// Pass argument -> plugin, for messages about clashes between plugins.
   llvm::StringMap<std::string> passOwners;
+  /// Per plugin pass: the names of its options.
+  llvm::StringMap<std::vector<std::string>> passOptions;
 };
 } // namespace
 
@@ -191,6 +193,9 @@ static Error loadOneFile(StringRef path, const PluginWarningHandler &warn) {
   for (size_t i = 0; i < info.numPasses; ++i) {
     registerPluginPass(plugin->name, info.passes[i]);
     state.passOwners[info.passes[i].name] = plugin->name;
+    std::vector<std::string> &options = state.passOptions[info.passes[i].name];
+    for (size_t o = 0; o < info.passes[i].numOptions; ++o)
+      options.push_back(info.passes[i].options[o].name);
   }
   scratch.appendTo(state.dialects);
   for (size_t i = 0; i < info.numDialects; ++i)
@@ -282,6 +287,14 @@ const LoadedPlugin *tpx::findPluginOfPass(StringRef argument) {
     if (plugin->name == owner->second)
       return plugin.get();
   return nullptr;
+}
+
+bool tpx::pluginPassHasOption(StringRef pass, StringRef option) {
+  RegistryState &state = getState();
+  std::lock_guard<std::recursive_mutex> lock(state.mutex);
+  auto options = state.passOptions.find(pass);
+  return options != state.passOptions.end() &&
+         llvm::is_contained(options->second, option);
 }
 
 void tpx::appendPluginDialects(mlir::DialectRegistry &registry) {

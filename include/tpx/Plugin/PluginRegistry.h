@@ -55,6 +55,8 @@ std::vector<const LoadedPlugin *> getLoadedPlugins();
 /// The loaded plugin that provides the pass `argument`, or null (a tpx or
 /// MLIR pass, or no pass at all).
 const LoadedPlugin *findPluginOfPass(llvm::StringRef argument);
+/// True when the loaded plugin pass `pass` declares the option `option`.
+bool pluginPassHasOption(llvm::StringRef pass, llvm::StringRef option);
 
 /// Adds every plugin dialect to `registry` (tools call this before creating
 /// their context, after loading plugins), the missing-dialect hint, and an

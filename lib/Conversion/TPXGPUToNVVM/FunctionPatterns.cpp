@@ -80,7 +80,7 @@ struct FuncOpLowering : public OpConversionPattern<tt::FuncOp> {
       if (type.getNumResults() != 0)
         return op.emitError("a kernel (public function) must return nothing");
       unsigned threads =
-          tpxgpu::getModuleNumWarps(op) * tpxgpu::getModuleThreadsPerWarp(op);
+          tpxgpu::getBlockWarps(op) * tpxgpu::getModuleThreadsPerWarp(op);
       func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                     rewriter.getUnitAttr());
       func->setAttr(

@@ -112,8 +112,14 @@ bool isCanonicalRegister(const LinearLayout &layout, unsigned reg);
 /// kernel needs at least offset + `bytes` of it.
 mlir::Value getSharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc,
                                 mlir::Operation *user, uint64_t bytes);
-/// bar.sync 0: every thread of the CTA.
+/// bar.sync 0: every thread of the CTA (in a tpxgpu.warp_specialize
+/// partition, lowerWarpSpecializations makes it the partition's barrier).
 void emitBarrier(mlir::OpBuilder &b, mlir::Location loc);
+
+/// Lowers the tpxgpu.warp_specialize ops the conversion left (their
+/// partitions already lowered) to branches on the warp id
+/// (WarpSpecializeLowering.cpp).
+mlir::LogicalResult lowerWarpSpecializations(mlir::ModuleOp module);
 
 /// `value` of the lane `lane ^ mask` (any 8..64-bit scalar or pointer).
 mlir::Value shuffleXor(mlir::OpBuilder &b, mlir::Location loc,

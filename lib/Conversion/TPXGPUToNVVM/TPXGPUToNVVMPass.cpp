@@ -10,6 +10,7 @@
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 #include "tpx/Dialect/TT/IR/TTDialect.h"
 #include "tpx/Dialect/TT/IR/TTTypes.h"
 
@@ -76,9 +77,15 @@ struct ConvertTPXGPUToNVVMPass
     // (getSharedMemoryBase), which the launch then reserves.
     module->removeAttr(tpxgpu::TPXGPUDialect::kSharedBytesAttrName);
     LLVM::GlobalOp shared = createSharedMemory(module);
+    // Warp-specialized kernels may need more warps than the module's.
+    unsigned blockWarps = numWarps;
+    module.walk([&](tt::FuncOp func) {
+      if (func.isPublic())
+        blockWarps = std::max(blockWarps, tpxgpu::getBlockWarps(func));
+    });
     module->setAttr(tpxgpu::TPXGPUDialect::kBlockThreadsAttrName,
                     IntegerAttr::get(IntegerType::get(&getContext(), 32),
-                                     numWarps * threadsPerWarp));
+                                     blockWarps * threadsPerWarp));
 
     MLIRContext *context = &getContext();
     TensorTypeConverter converter(context);
@@ -90,6 +97,8 @@ struct ConvertTPXGPUToNVVMPass
     target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
         [](Operation *op) { return !hasConvertibleTypes(op); });
     target.addLegalOp<ModuleOp>();
+    // Lowered after the conversion, around partitions it has lowered.
+    target.addLegalOp<tpxgpu::WarpSpecializeOp, tpxgpu::WarpYieldOp>();
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     populateFunctionPatterns(converter, patterns);
@@ -104,7 +113,8 @@ struct ConvertTPXGPUToNVVMPass
     populateScanPatterns(converter, patterns);
     populateDotPatterns(converter, patterns);
     populateWarpGroupDotPatterns(converter, patterns);
-    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+    if (failed(applyPartialConversion(module, target, std::move(patterns))) ||
+        failed(lowerWarpSpecializations(module)))
       return signalPassFailure();
     if (!module->hasAttr(tpxgpu::TPXGPUDialect::kSharedBytesAttrName))
       shared.erase();

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace tpx {
@@ -75,6 +76,7 @@ private:
   LogicalResult processFor(scf::ForOp op);
   LogicalResult processWhile(scf::WhileOp op);
   LogicalResult processIf(scf::IfOp op);
+  LogicalResult processWarpSpecialize(WarpSpecializeOp op);
   LogicalResult processReduce(tt::ReduceOp op);
   LogicalResult processScan(tt::ScanOp op);
   Attribute placeSourcesInFirstLayout(Operation *op, ValueRange srcs);
@@ -244,6 +246,8 @@ LogicalResult LayoutAssigner::processOp(Operation *op) {
     return processWhile(whileOp);
   if (auto ifOp = dyn_cast<scf::IfOp>(op))
     return processIf(ifOp);
+  if (auto split = dyn_cast<WarpSpecializeOp>(op))
+    return processWarpSpecialize(split);
   if (auto reduce = dyn_cast<tt::ReduceOp>(op))
     return processReduce(reduce);
   if (auto scan = dyn_cast<tt::ScanOp>(op))
@@ -697,6 +701,19 @@ LogicalResult LayoutAssigner::processIf(scf::IfOp op) {
     Type type = thenYield->getOperand(index).getType();
     convertOperandToType(elseYield, index, type);
     result.setType(type);
+  }
+  return success();
+}
+
+/// Each partition's tensors get layouts over the partition's own warps.
+LogicalResult LayoutAssigner::processWarpSpecialize(WarpSpecializeOp op) {
+  unsigned moduleWarps = numWarps;
+  auto restore = llvm::make_scope_exit([&] { numWarps = moduleWarps; });
+  for (auto [region, warps] :
+       llvm::zip(op.getPartitions(), op.getNumWarps())) {
+    numWarps = warps;
+    if (failed(processBlock(region.front())))
+      return failure();
   }
   return success();
 }

@@ -266,7 +266,6 @@ struct UseWarpGroupDotsPass
     ModuleOp module = getOperation();
     if (!module->hasAttr(TPXGPUDialect::kNumWarpsAttrName))
       return; // no layouts assigned (the one-thread path)
-    unsigned numWarps = getModuleNumWarps(module);
     if (getModuleThreadsPerWarp(module) != 32)
       return;
     SmallVector<std::pair<tt::DotOp, int64_t>> dots;
@@ -275,7 +274,7 @@ struct UseWarpGroupDotsPass
         dots.push_back({dot, instrK});
     });
     for (auto [dot, instrK] : dots)
-      rewriteDot(dot, instrK, numWarps);
+      rewriteDot(dot, instrK, getNumWarpsAt(dot)); // a partition's own
   }
 };
 } // namespace

@@ -56,9 +56,11 @@ static constexpr const char *kSimtTTGIRPasses =
 // tpxgpu-annotate-contiguity comes after every rewrite of memory ops: the
 // vector widths the SIMT loads and stores may use (tpxgpu.contiguity).
 // tpxgpu-allocate-shared-memory is last. convert-tpxgpu-to-nvvm leaves
-// scalar arith/math/scf/cf only.
+// scalar arith/math/scf/cf only; convert-nvvm-to-llvm writes the NVVM ops
+// that have no LLVM intrinsic (bar.arrive) as inline PTX.
 static constexpr const char *kSimtLLIRPasses =
-    "convert-tpxgpu-to-nvvm,canonicalize,convert-scf-to-cf,"
+    "convert-tpxgpu-to-nvvm,convert-nvvm-to-llvm,canonicalize,"
+    "convert-scf-to-cf,"
     "tpx-nvidia-math-to-libdevice,convert-math-to-llvm,"
     "convert-arith-to-llvm{index-bitwidth=64},"
     "convert-index-to-llvm{index-bitwidth=64},"

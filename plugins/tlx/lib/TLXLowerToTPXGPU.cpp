@@ -45,6 +45,7 @@
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -141,9 +142,11 @@ std::string tpx::tlx::getUnsupportedReason(Operation *op) {
   if (!isa<LocalAllocOp, LocalViewOp, LocalSliceOp, LocalLoadOp, LocalStoreOp,
            AsyncLoadOp, AsyncCommitGroupOp, AsyncWaitGroupOp, AsyncDotOp,
            AsyncDotWaitOp, FenceAsyncSharedOp, AllocBarriersOp, BarrierViewOp,
-           BarrierWaitOp, BarrierArriveOp, AsyncDescriptorStoreWaitOp>(op))
-    return "the SIMT path has no lowering of this op (warp specialization, "
-           "named barriers, clock64 and function addresses are the CPU's "
+           BarrierWaitOp, BarrierArriveOp, AsyncDescriptorStoreWaitOp,
+           NamedBarrierOp, Clock64Op>(op))
+    return "the SIMT path has no lowering of this op (tlx.async_tasks "
+           "becomes a tpxgpu.warp_specialize before layouts are assigned, by "
+           "tlx-lower-tasks-to-tpxgpu; function addresses are the CPU's "
            "only)";
   if (auto load = dyn_cast<AsyncLoadOp>(op)) {
     if (Value other = load.getOther()) {
@@ -238,13 +241,13 @@ static unsigned chooseSwizzle(int64_t bytes) {
   return 0;
 }
 
-/// The wgmma accumulator layout of `dot`, or null.
-static tg::NvidiaMmaEncodingAttr getDotLayout(AsyncDotOp dot,
-                                              unsigned numWarps) {
+/// The wgmma accumulator layout of `dot` over the warps that run it (a
+/// task's own), or null.
+static tg::NvidiaMmaEncodingAttr getDotLayout(AsyncDotOp dot) {
   auto acc = cast<RankedTensorType>(dot.getC().getType());
   return tg::chooseWarpGroupDotLayout(dot.getContext(), acc.getShape()[0],
                                       acc.getShape()[1], getInstrK(dot),
-                                      numWarps);
+                                      tg::getNumWarpsAt(dot));
 }
 
 /// The shared layout of every allocation, from how its buffers are used.
@@ -257,7 +260,7 @@ static tg::NvidiaMmaEncodingAttr getDotLayout(AsyncDotOp dot,
 /// (row-major, as tpxgpu-lower-layout-conversions stages), so that column
 /// reads spread over the banks and rows stay 16-byte aligned for vectors.
 static FailureOr<llvm::DenseMap<Operation *, Attribute>>
-chooseSharedLayouts(ModuleOp module, unsigned numWarps) {
+chooseSharedLayouts(ModuleOp module) {
   llvm::DenseMap<Operation *, Attribute> layouts;
   bool failed = false;
   auto require = [&](AsyncDotOp dot, Value buffer, Attribute layout,
@@ -273,12 +276,12 @@ chooseSharedLayouts(ModuleOp module, unsigned numWarps) {
     }
   };
   module.walk([&](AsyncDotOp dot) {
-    tg::NvidiaMmaEncodingAttr mma = getDotLayout(dot, numWarps);
+    tg::NvidiaMmaEncodingAttr mma = getDotLayout(dot);
     auto acc = cast<RankedTensorType>(dot.getC().getType());
     if (!mma) {
       dot.emitError("tlx-lower-to-tpxgpu: no wgmma layout holds a ")
           << acc.getShape()[0] << "x" << acc.getShape()[1] << " accumulator "
-          << "with num_warps = " << numWarps << " (wgmma needs a multiple "
+          << "with num_warps = " << tg::getNumWarpsAt(dot) << " (wgmma needs a multiple "
           << "of 4 warps, M a multiple of 64 per warp group and N of 16)";
       failed = true;
       return;
@@ -378,8 +381,8 @@ chooseSharedLayouts(ModuleOp module, unsigned numWarps) {
 namespace {
 class Lowering {
 public:
-  Lowering(unsigned numWarps, llvm::DenseMap<Operation *, Attribute> layouts)
-      : numWarps(numWarps), layouts(std::move(layouts)) {}
+  explicit Lowering(llvm::DenseMap<Operation *, Attribute> layouts)
+      : layouts(std::move(layouts)) {}
 
   LogicalResult run(Operation *op);
 
@@ -415,6 +418,8 @@ private:
   LogicalResult lower(AsyncDescriptorLoadOp op, OpBuilder &b);
   LogicalResult lower(AsyncDescriptorStoreOp op, OpBuilder &b);
   LogicalResult lower(AsyncDescriptorStoreWaitOp op, OpBuilder &b);
+  LogicalResult lower(NamedBarrierOp op, OpBuilder &b);
+  LogicalResult lower(Clock64Op op, OpBuilder &b);
   /// The `memdesc<1xi64>` of a TLX barrier (an alloc_barriers of one, or a
   /// barrier_view).
   Value getBarrier(OpBuilder &b, Location loc, Value barrier);
@@ -427,7 +432,6 @@ private:
     return mapped;
   }
 
-  unsigned numWarps;
   llvm::DenseMap<Operation *, Attribute> layouts;
   /// tlx buffers and tokens -> memdescs and tpxgpu tokens.
   IRMapping map;
@@ -603,7 +607,7 @@ static Value stripMmaConversion(Value value) {
 
 LogicalResult Lowering::lower(AsyncDotOp op, OpBuilder &b) {
   Location loc = op.getLoc();
-  tg::NvidiaMmaEncodingAttr mma = getDotLayout(op, numWarps);
+  tg::NvidiaMmaEncodingAttr mma = getDotLayout(op);
   FailureOr<Value> c = getPlaced(op, op.getC());
   if (failed(c))
     return failure();
@@ -746,7 +750,13 @@ LogicalResult Lowering::lower(BarrierWaitOp op, OpBuilder &b) {
 
 /// One arrival of `count` for the program (thread 0 arrives), as the CPU
 /// runtime counts it.
+/// One arrival for the whole task (or program), by its first thread, once
+/// every warp of it is done with what came before: another warp group may
+/// still have a wgmma reading the buffer the arrival releases, or a warp a
+/// local_load of it.
 LogicalResult Lowering::lower(BarrierArriveOp op, OpBuilder &b) {
+  if (tg::getNumWarpsAt(op) > 1)
+    tg::BarrierOp::create(b, op.getLoc());
   tg::ArriveBarrierOp::create(b, op.getLoc(),
                               getBarrier(b, op.getLoc(), op.getBarrier()),
                               op.getCount(), Value());
@@ -792,6 +802,25 @@ LogicalResult Lowering::lower(AsyncDescriptorStoreWaitOp op, OpBuilder &b) {
   return success();
 }
 
+/// The hardware barrier itself: bar.sync / bar.arrive `id`, `count`
+/// threads. It orders shared memory like a CTA barrier among the threads
+/// that meet there (tpxgpu.barrier in a partition is one of these too).
+LogicalResult Lowering::lower(NamedBarrierOp op, OpBuilder &b) {
+  if (op.getArriveOnly())
+    NVVM::BarrierArriveOp::create(b, op.getLoc(), op.getId(), op.getCount());
+  else
+    NVVM::BarrierOp::create(b, op.getLoc(), Type(), op.getId(), op.getCount(),
+                            {}, Value());
+  return success();
+}
+
+/// %clock64: the multiprocessor's cycle counter.
+LogicalResult Lowering::lower(Clock64Op op, OpBuilder &b) {
+  op.replaceAllUsesWith(
+      NVVM::Clock64Op::create(b, op.getLoc(), b.getI64Type()).getResult());
+  return success();
+}
+
 LogicalResult Lowering::run(Operation *root) {
   SmallVector<Operation *> ops;
   root->walk([&](Operation *op) {
@@ -809,7 +838,7 @@ LogicalResult Lowering::run(Operation *root) {
                   FenceAsyncSharedOp, AllocBarriersOp, BarrierViewOp,
                   BarrierWaitOp, BarrierArriveOp, BarrierExpectBytesOp,
                   AsyncDescriptorLoadOp, AsyncDescriptorStoreOp,
-                  AsyncDescriptorStoreWaitOp>(
+                  AsyncDescriptorStoreWaitOp, NamedBarrierOp, Clock64Op>(
                 [&](auto tlxOp) { return lower(tlxOp, b); })
             .Default([](Operation *other) {
               return other->emitError("tlx-lower-to-tpxgpu: '")
@@ -865,14 +894,13 @@ LogicalResult tpx::tlx::lowerToTPXGPU(ModuleOp module) {
   if (tg::getModuleThreadsPerWarp(module) != 32)
     return module.emitError("tlx-lower-to-tpxgpu: TLX is lowered for NVIDIA "
                             "GPUs (32 threads per warp) only");
-  unsigned numWarps = tg::getModuleNumWarps(module);
   if (failed(checkSupported(module)))
     return failure();
   FailureOr<llvm::DenseMap<Operation *, Attribute>> layouts =
-      chooseSharedLayouts(module, numWarps);
+      chooseSharedLayouts(module);
   if (failed(layouts))
     return failure();
-  Lowering lowering(numWarps, std::move(*layouts));
+  Lowering lowering(std::move(*layouts));
   if (failed(lowering.run(module)))
     return failure();
   module.walk([](tt::FuncOp func) { placeBarriers(func); });

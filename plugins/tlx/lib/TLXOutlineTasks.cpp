@@ -17,6 +17,7 @@
 // warp's registers).
 //
 //===----------------------------------------------------------------------===//
+#include "TLXTasks.h"
 #include "TLXToTTCommon.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -34,46 +35,6 @@ static bool isScalar(Type type) {
   return type.isIntOrIndexOrFloat() ||
          (isa<tt::PointerType>(type) &&
           !isa<RankedTensorType>(cast<tt::PointerType>(type).getPointeeType()));
-}
-
-/// Clones into `task` the pure ops computing the non-scalar values it uses
-/// from outside; fails (with a diagnostic) on one that cannot be.
-static LogicalResult rematerializeNonScalars(AsyncTaskOp task) {
-  Block &body = task.getBody().front();
-  while (true) {
-    SetVector<Value> used;
-    getUsedValuesDefinedAbove(task.getBody(), used);
-    Value value;
-    for (Value v : used)
-      if (!isScalar(v.getType())) {
-        value = v;
-        break;
-      }
-    if (!value)
-      return success();
-    Operation *def = value.getDefiningOp();
-    if (!def || def->getNumRegions() != 0 || !isPure(def)) {
-      Operation *user = nullptr;
-      for (OpOperand &use : value.getUses())
-        if (task->isProperAncestor(use.getOwner()))
-          user = use.getOwner();
-      InFlightDiagnostic diag =
-          (user ? user : task.getOperation())
-              ->emitOpError("in a tlx.async_task uses a value of type ")
-          << value.getType()
-          << " computed outside tlx.async_tasks; a task can share only "
-             "scalars, pointers, buffers, barriers and what pure ops "
-             "recompute from them: compute it inside the task";
-      diag.attachNote(value.getLoc()) << "computed here";
-      return failure();
-    }
-    OpBuilder b(&body, body.begin());
-    Operation *copy = b.clone(*def);
-    for (auto [from, to] : llvm::zip(def->getResults(), copy->getResults()))
-      from.replaceUsesWithIf(to, [&](OpOperand &use) {
-        return task->isProperAncestor(use.getOwner());
-      });
-  }
 }
 
 /// `value` as a 64-bit slot.
@@ -138,7 +99,8 @@ static LogicalResult outline(AsyncTasksOp tasks, ModuleOp module,
   OpBuilder moduleBuilder(context);
   moduleBuilder.setInsertionPointToEnd(module.getBody());
   for (AsyncTaskOp task : regions) {
-    if (failed(rematerializeNonScalars(task)))
+    if (failed(rematerializeCaptures(task, isScalar,
+                                     "scalars, pointers, buffers, barriers")))
       return failure();
     SetVector<Value> used;
     getUsedValuesDefinedAbove(task.getBody(), used);

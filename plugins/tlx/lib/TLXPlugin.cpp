@@ -10,6 +10,7 @@
 #include "TLX/TLXDialect.h"
 #include "TLXLowerToTPXGPU.h"
 #include "TLXLowerToTT.h"
+#include "TLXTasks.h"
 
 #include "tpx/Dialect/TPXGPU/IR/SIMTLoweringInterface.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
@@ -17,6 +18,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <iterator>
@@ -50,6 +52,29 @@ static TpxStatus runLowerToTPXGPU(MlirOperation root, const TpxOptionValues *,
                           "above)");
   return TPX_SUCCESS;
 }
+
+static TpxStatus runLowerTasksToTPXGPU(MlirOperation root,
+                                       const TpxOptionValues *options, void *,
+                                       TpxReporter *reporter) {
+  auto module = llvm::dyn_cast<mlir::ModuleOp>(unwrap(root));
+  if (!module)
+    return fail(reporter, "tlx-lower-tasks-to-tpxgpu runs on a builtin.module");
+  int64_t numWarps = getInt(options, "num-warps");
+  if (numWarps <= 0 || numWarps > 32 || !llvm::isPowerOf2_64(numWarps))
+    return fail(reporter, "tlx-lower-tasks-to-tpxgpu: num-warps must be a "
+                          "power of two from 1 to 32, got " +
+                              std::to_string(numWarps));
+  if (mlir::failed(tpx::tlx::lowerTasksToTPXGPU(module, numWarps)))
+    return fail(reporter, "tlx-lower-tasks-to-tpxgpu failed (see the "
+                          "diagnostics above)");
+  return TPX_SUCCESS;
+}
+
+// The driver fills num-warps with the kernel's (docs/plugins.md).
+static const TpxPassOption kLowerTasksOptions[] = {
+    {"num-warps", "the kernel's num_warps: the default task's warps",
+     intValue(4)},
+};
 
 namespace {
 /// The SIMT path takes TLX kernels: tlx-lower-to-tpxgpu (which the `tlx`
@@ -106,6 +131,18 @@ static const TpxPassInfo kPasses[] = {
         dependOn<mlir::LLVM::LLVMDialect>,
     },
     {
+        "tlx-lower-tasks-to-tpxgpu",
+        "Turn tlx.async_tasks into tpxgpu.warp_specialize for NVIDIA GPUs, "
+        "before convert-tt-to-tpxgpu: each task (and replica) on warps of "
+        "its own, the default task on the kernel's num-warps",
+        /*anchorOp=*/"builtin.module",
+        kLowerTasksOptions,
+        1,
+        runLowerTasksToTPXGPU,
+        nullptr,
+        dependOn<tpx::tpxgpu::TPXGPUDialect, mlir::arith::ArithDialect>,
+    },
+    {
         "tlx-lower-to-tpxgpu",
         "Lower TLX ops to tpxgpu ops for NVIDIA GPUs with wgmma (sm_90a), "
         "after convert-tt-to-tpxgpu: buffers in shared memory, cp.async "
@@ -115,7 +152,8 @@ static const TpxPassInfo kPasses[] = {
         0,
         runLowerToTPXGPU,
         nullptr,
-        dependOn<tpx::tpxgpu::TPXGPUDialect, mlir::arith::ArithDialect>,
+        dependOn<tpx::tpxgpu::TPXGPUDialect, mlir::arith::ArithDialect,
+                 mlir::NVVM::NVVMDialect>,
     }};
 
 /// The `tlx` extension: where each target lowers TLX.
@@ -132,9 +170,15 @@ static TpxStatus applyTLX(const TpxPipelineEditor *editor, void *,
   // NVIDIA: the SIMT pipeline, once tensors have layouts. The edit fails on
   // the one-thread pipeline, which therefore has no TLX lowering: a TLX
   // kernel that another op keeps off the SIMT path is an error there.
-  if (target.starts_with("sm_"))
+  if (target.starts_with("sm_")) {
+    if (TpxStatus status =
+            editor->insertBefore(editor->opaque, "ttgir",
+                                 "convert-tt-to-tpxgpu",
+                                 "tlx-lower-tasks-to-tpxgpu"))
+      return status;
     return editor->insertAfter(editor->opaque, "ttgir", "convert-tt-to-tpxgpu",
                                "tlx-lower-to-tpxgpu");
+  }
   return fail(reporter, "TLX has no lowering for target '" + target +
                             "' yet; TLX kernels compile for the CPU target "
                             "(--target cpu) and NVIDIA's sm_90a "

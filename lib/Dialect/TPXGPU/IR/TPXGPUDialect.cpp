@@ -3,6 +3,7 @@
 #include "tpx/Dialect/TPXGPU/IR/SIMTLoweringInterface.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 
+#include "mlir/Interfaces/FoldInterfaces.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OpImplementation.h"
@@ -43,6 +44,17 @@ struct TPXGPUOpAsmInterface : public OpAsmDialectInterface {
 };
 } // namespace
 
+namespace {
+/// Constants folded inside a warp_specialize partition stay there, in the
+/// partition's layouts, rather than being hoisted to the function entry.
+struct TPXGPUFoldInterface : public DialectFoldInterface {
+  using DialectFoldInterface::DialectFoldInterface;
+  bool shouldMaterializeInto(Region *region) const final {
+    return isa<WarpSpecializeOp>(region->getParentOp());
+  }
+};
+} // namespace
+
 void TPXGPUDialect::initialize() {
   registerAttributes();
   registerTypes();
@@ -50,7 +62,7 @@ void TPXGPUDialect::initialize() {
 #define GET_OP_LIST
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.cpp.inc"
       >();
-  addInterfaces<TPXGPUOpAsmInterface>();
+  addInterfaces<TPXGPUOpAsmInterface, TPXGPUFoldInterface>();
 }
 
 /// The facts passes hand on (TPXGPUDialect.td): each has one owner op kind
@@ -160,7 +172,7 @@ LogicalResult TPXGPUDialect::verifyOperationAttribute(Operation *op,
     if (threadsPerWarp != 32 && threadsPerWarp != 64)
       return WalkResult::advance(); // reported for that attribute
     if (failed(verifyLayoutsInContext(nested, threadsPerWarp,
-                                      getModuleNumWarps(nested))))
+                                      getNumWarpsAt(nested))))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });

@@ -70,6 +70,12 @@ verifyLayoutForShape(mlir::Attribute layout, llvm::ArrayRef<int64_t> shape,
 /// default 32) and its warp count (`tpxgpu.num-warps`, 0 when not given).
 unsigned getModuleThreadsPerWarp(mlir::Operation *op);
 unsigned getModuleNumWarps(mlir::Operation *op);
+/// The warps that run `op`: those of the tpxgpu.warp_specialize partition
+/// it is in, else the module's (0 when not given).
+unsigned getNumWarpsAt(mlir::Operation *op);
+/// The warps a block running kernel `func` needs: the module's, or more
+/// where the partitions of a tpxgpu.warp_specialize in it end beyond them.
+unsigned getBlockWarps(mlir::Operation *func);
 
 /// Checks the layouts of `op`'s tensor operands and results against a warp
 /// size and a warp count (0: not checked), naming the offending value.

@@ -21,14 +21,14 @@ struct SharedMemory : public mlir::SideEffects::Resource::Base<SharedMemory> {
 };
 
 /// The trait behind TPXGPU_LayoutsMatchModule: tensor layouts of the op fit
-/// the module's warp size and warp count.
+/// the module's warp size and the warp count running the op.
 template <typename ConcreteType>
 class LayoutsMatchModule
     : public mlir::OpTrait::TraitBase<ConcreteType, LayoutsMatchModule> {
 public:
   static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
     return verifyLayoutsInContext(op, getModuleThreadsPerWarp(op),
-                                  getModuleNumWarps(op));
+                                  getNumWarpsAt(op));
   }
 };
 } // namespace tpx::tpxgpu

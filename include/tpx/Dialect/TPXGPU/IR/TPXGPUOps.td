@@ -405,4 +405,64 @@ def TPXGPU_WarpGroupDotWaitOp : TPXGPU_Op<"warp_group_dot_wait", [
   let hasVerifier = 0;
 }
 
+//===----------------------------------------------------------------------===//
+// Warp specialization
+//===----------------------------------------------------------------------===//
+
+// An explicit terminator rather than NoTerminator: that trait is checked
+// through a TypeID, which differs between libMLIR and code built with
+// another compiler (plugins).
+def TPXGPU_WarpSpecializeOp : TPXGPU_Op<"warp_specialize", [
+    SingleBlockImplicitTerminator<"WarpYieldOp">, RecursiveMemoryEffects]> {
+  let summary = "partitions of a program that run concurrently on their own warps";
+  let description = [{
+    ```
+    tpxgpu.warp_specialize num_warps = [4, 1] warp_starts = [0, 4]
+        num_regs = [0, 40] {
+      ...   // warps 0..3: tensors have layouts over 4 warps
+    }, {
+      ...   // warp 4: tensors have layouts over 1 warp
+    }
+    ```
+    Partition `i` runs on warps `warp_starts[i] .. warp_starts[i] +
+    num_warps[i] - 1` of the block; the tensors in it have layouts over
+    its `num_warps[i]` warps, and thread ids in its lowering count from
+    its first thread. A partition that asks for `num_regs[i]` (0: none)
+    registers per thread gets them with `setmaxnreg` (whole warp groups
+    only). The partitions run concurrently; the op completes when every
+    one has.
+
+    Every warp of the block runs the code around the op, whose tensors
+    have the module's layouts (`tpxgpu.num-warps`): warp `w` computes the
+    elements of warp `w mod num-warps` (the layouts' warp bits), so warps
+    beyond the module's duplicate others there. The block has as many
+    warps as the module or the partitions need, whichever is more.
+
+    Values from above are the ones the code around computed in the same
+    thread: scalars and memdescs, which are the same in every thread, and
+    tensors only where that gives the partition's own layout -- the
+    layout is over the partition's warp count and the partition starts at
+    a multiple of it.
+  }];
+  let arguments = (ins DenseI32ArrayAttr:$numWarps,
+                       DenseI32ArrayAttr:$warpStarts,
+                       DenseI32ArrayAttr:$numRegs);
+  let regions = (region VariadicRegion<SizedRegion<1>>:$partitions);
+  let assemblyFormat = [{
+    `num_warps` `=` $numWarps `warp_starts` `=` $warpStarts
+    `num_regs` `=` $numRegs $partitions attr-dict
+  }];
+  let extraClassDeclaration = [{
+    /// The first warp after every partition's.
+    unsigned getEndWarp();
+  }];
+}
+
+def TPXGPU_WarpYieldOp : TPXGPU_Op<"warp_yield", [Pure, Terminator,
+    HasParent<"WarpSpecializeOp">]> {
+  let summary = "the end of a warp_specialize partition";
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 0;
+}
+
 #endif // TPX_DIALECT_TPXGPU_IR_TPXGPUOPS_TD
