@@ -659,3 +659,44 @@ def test_the_gemm_compiles_for_sm_90a_on_the_simt_path(tmp_path):
     assert "tlx." not in ttgir
     ptx = (tmp_path / "matmul_kernel_pipelined.ptx").read_text()
     assert "wgmma.mma_async" in ptx and "mma.sync" not in ptx
+
+
+@pytest.mark.skipif(not _have_ptxas(), reason="no CUDA toolkit (ptxas)")
+def test_warp_specialized_tutorials_compile_for_sm_90a():
+    # tlx-lower-tasks-to-tpxgpu gives each task warps of its own: the block
+    # has the partitions' warps, and attention_ws's consumers take their
+    # num_regs with setmaxnreg from its producer (the default task).
+    from tpx.compiler.compiler import compile_ttir
+    from tpx.pipeline import resolve
+    from tpx.tools.tensor_descriptor import TensorDescriptor
+    a = np.zeros((256, 128), np.float16)
+    b = np.zeros((128, 256), np.float16)
+    config = dict(gemm_ws.HOPPER_CONFIG)
+    num_warps = config.pop("num_warps")
+    descs = [TensorDescriptor.from_tensor(a, [128, 64]),
+             TensorDescriptor.from_tensor(b, [64, 256])]
+    text = h.ttir(gemm_ws.matmul_kernel_tma_ws, *descs, a, 256, 256, 128,
+                  256, 1, **config)
+    pipeline = resolve(gemm_ws.matmul_kernel_tma_ws, "sm_90a")[0]
+    kernel = compile_ttir(text, "sm_90a", num_warps=num_warps,
+                          pipeline_text=pipeline, no_cache=True)
+    assert kernel.metadata["pipeline"] == "simt"
+    assert kernel.metadata.block_threads == (8 + 1) * 32
+    assert "bar.sync \t15, 256;" in kernel.asm["ptx"]
+
+    config = dict(attention_ws.HOPPER_CONFIG)
+    num_warps = config.pop("num_warps")
+    q = np.zeros((1024, 64), np.float16)
+    qd = TensorDescriptor.from_tensor(q, [config["BLOCK_M"], 64])
+    kd = TensorDescriptor.from_tensor(q, [config["BLOCK_N"], 64])
+    text = h.ttir(attention_ws.attention_fwd_ws, qd, kd, kd, q, 0.125, 1024,
+                  D=64, CAUSAL=True, **config)
+    pipeline = resolve(attention_ws.attention_fwd_ws, "sm_90a")[0]
+    kernel = compile_ttir(text, "sm_90a", num_warps=num_warps,
+                          pipeline_text=pipeline, no_cache=True)
+    assert kernel.metadata.block_threads == 3 * 4 * 32
+    ptx = kernel.asm["ptx"]
+    assert ".maxnreg 168" in ptx
+    assert "setmaxnreg.dec.sync.aligned.u32 \t40;" in ptx
+    assert ptx.count("setmaxnreg.inc.sync.aligned.u32 \t232;") == 2
+    assert "bar.sync \t9, 256;" in ptx and "bar.sync \t10, 256;" in ptx
