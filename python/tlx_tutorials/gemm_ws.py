@@ -6,7 +6,8 @@ multiplies them. Two barriers per buffer hand it over:
 
 - `full[s]`: the producer expects the tile's bytes on it before the copies;
   the consumer waits for it before the dot;
-- `empty[s]`: the consumer arrives on it after the dot retired; the producer
+- `empty[s]`: the consumer arrives on it once the dot reading it retired
+  (one dot stays in flight, so that is after the next dot started); the producer
   waits for it before refilling the buffer (its first round passes: a fresh
   barrier's phase of parity 1 counts as complete).
 
@@ -53,9 +54,16 @@ def matmul_kernel_tma_ws(a_desc, b_desc, c_ptr, M, N, K, stride_cm,
                     s = step % NUM_STAGES
                     tlx.barrier_wait(full[s], (step // NUM_STAGES) & 1)
                     acc = tlx.async_dot(buffers_a[s], buffers_b[s], acc)
-                    acc = tlx.async_dot_wait(0, acc)
-                    tlx.barrier_arrive(empty_bars[s])
+                    # One dot stays in flight: once the one before it has
+                    # retired, its buffer goes back to the producer.
+                    acc = tlx.async_dot_wait(1, acc)
+                    if k > 0:
+                        tlx.barrier_arrive(
+                            empty_bars[(step + NUM_STAGES - 1) % NUM_STAGES])
                     step += 1
+                acc = tlx.async_dot_wait(0, acc)
+                tlx.barrier_arrive(
+                    empty_bars[(step + NUM_STAGES - 1) % NUM_STAGES])
                 offs_m = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
                 offs_n = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
                 c_ptrs = c_ptr + stride_cm * offs_m[:, None] + \
