@@ -7,7 +7,7 @@ timing (median of 20 runs after warm-up).
     TPX_BUILD_DIR=.device PYTHONPATH=python python3 bench/tlx_bench.py OUT.json [KERNELS]
 
 KERNELS: a comma-separated subset (gemm_pipelined, gemm_tma, gemm_ws,
-attention_pipelined, attention_ws); all by default.
+gemm_pingpong, attention_pipelined, attention_ws); all by default.
 """
 
 import json
@@ -19,7 +19,7 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
 
 from tlx_tutorials import (attention_pipelined, attention_ws,  # noqa: E402
-                           gemm_pipelined, gemm_tma, gemm_ws)
+                           gemm_pingpong, gemm_pipelined, gemm_tma, gemm_ws)
 
 
 def time_ms(fn, reps=20):
@@ -62,7 +62,8 @@ def main(out, kernels):
                 dict(gemm_pipelined.HOPPER_CONFIG, BLOCK_SIZE_N=128,
                      num_warps=4))]
     for dtype in (torch.float16, torch.bfloat16):
-        for size in (4096, 8192) if gemms or "gemm_ws" in kernels else ():
+        for size in (4096, 8192) if any(k.startswith("gemm")
+                                        for k in kernels) else ():
             a = torch.randn(size, size, device="cuda", dtype=dtype)
             b = torch.randn(size, size, device="cuda", dtype=dtype)
             ref = a @ b
@@ -76,11 +77,14 @@ def main(out, kernels):
                     rows.append(measure(
                         row, lambda: module.matmul(a, b, config), ref, flops,
                         1.0))
-            if "gemm_ws" in kernels:
-                row = dict(kernel="gemm_ws", config="128x256x64 8+1 warps",
-                           dtype=str(dtype), size=size,
-                           torch_tflops=flops / torch_ms * 1e3)
-                rows.append(measure(row, lambda: gemm_ws.matmul(a, b), ref,
+            for kernel, name in (("gemm_ws", "128x256x64 8+1 warps"),
+                                 ("gemm_pingpong", "128x128x64 4+2x4 warps")):
+                if kernel not in kernels:
+                    continue
+                module = globals()[kernel]
+                row = dict(kernel=kernel, config=name, dtype=str(dtype),
+                           size=size, torch_tflops=flops / torch_ms * 1e3)
+                rows.append(measure(row, lambda: module.matmul(a, b), ref,
                                     flops, 1.0))
     from torch.nn.attention import SDPBackend, sdpa_kernel
     heads = 32
@@ -117,5 +121,5 @@ def main(out, kernels):
 if __name__ == "__main__":
     main(sys.argv[1] if len(sys.argv) > 1 else "/tmp/tlx-bench.json",
          sys.argv[2].split(",") if len(sys.argv) > 2 else
-         ["gemm_pipelined", "gemm_tma", "gemm_ws", "attention_pipelined",
-          "attention_ws"])
+         ["gemm_pipelined", "gemm_tma", "gemm_ws", "gemm_pingpong",
+          "attention_pipelined", "attention_ws"])

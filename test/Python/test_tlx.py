@@ -28,7 +28,7 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
 from tlx_tutorials import (attention_pipelined, attention_ws,  # noqa: E402
-                           gemm_pipelined, gemm_tma, gemm_ws)
+                           gemm_pingpong, gemm_pipelined, gemm_tma, gemm_ws)
 
 pytestmark = h.cpu_only("TLX kernels lower for the CPU target only so far")
 
@@ -700,3 +700,36 @@ def test_warp_specialized_tutorials_compile_for_sm_90a():
     assert "setmaxnreg.dec.sync.aligned.u32 \t40;" in ptx
     assert ptx.count("setmaxnreg.inc.sync.aligned.u32 \t232;") == 2
     assert "bar.sync \t9, 256;" in ptx and "bar.sync \t10, 256;" in ptx
+
+
+@pytest.mark.parametrize("shape", [(64, 64, 64), (100, 72, 88), (160, 96, 40)])
+def test_ping_pong_gemm(shape):
+    # Two consumer replicas take the program's tiles in turn; both tasks
+    # use the name `step`, each its own (a task's names are local to it).
+    M, N, K = shape
+    rng = _rng()
+    a = rng.standard_normal((M, K)).astype(np.float16)
+    b = rng.standard_normal((K, N)).astype(np.float16)
+    c = gemm_pingpong.matmul(a, b)
+    ref = a.astype(np.float32) @ b.astype(np.float32)
+    np.testing.assert_allclose(c.astype(np.float32), ref, atol=0.06,
+                               rtol=0.01)
+
+
+def test_names_assigned_in_a_task_are_local_to_it():
+    @tpx.jit
+    def kernel(out_ptr):
+        step = 7
+        with tlx.async_tasks():
+            with tlx.async_task("default"):
+                step = 1
+                tl.store(out_ptr, step)
+            with tlx.async_task(num_warps=1):
+                for i in range(2):
+                    step = i + 10  # not carried from the other task
+                tl.store(out_ptr + 1, step)
+        tl.store(out_ptr + 2, step)
+
+    out = np.zeros(3, np.int32)
+    kernel[(1,)](out)
+    np.testing.assert_array_equal(out, [1, 11, 7])

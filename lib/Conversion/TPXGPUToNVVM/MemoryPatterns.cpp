@@ -15,6 +15,7 @@
 #include "LoweringUtils.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
 #include "tpx/Dialect/TT/IR/TTTypes.h"
 
@@ -111,13 +112,26 @@ static Value andPredicates(OpBuilder &b, Location loc, Value a, Value c) {
 }
 
 /// Which thread acts for the elements of a value: the unique owner of each
-/// element of a tensor, thread 0 for a scalar.
-static Value getOwnerPredicate(OpBuilder &b, Location loc,
+/// element of a tensor, thread 0 for a scalar. Around a
+/// tpxgpu.warp_specialize that needs more warps than the module's, the
+/// warps beyond the module's repeat the first ones' elements: only the
+/// module's warps act.
+static Value getOwnerPredicate(OpBuilder &b, Location loc, Operation *op,
                                const std::optional<LinearLayout> &layout) {
-  if (layout)
-    return getUniqueOwnerPredicate(b, loc, *layout, getThreadIds(b, loc));
-  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
-                              getThreadIdX(b, loc), i32Constant(b, loc, 0));
+  if (!layout)
+    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                                getThreadIdX(b, loc), i32Constant(b, loc, 0));
+  ThreadIds ids = getThreadIds(b, loc);
+  Value owner = getUniqueOwnerPredicate(b, loc, *layout, ids);
+  unsigned moduleWarps = tpxgpu::getModuleNumWarps(op);
+  Operation *kernel = op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+  if (op->getParentOfType<tpxgpu::WarpSpecializeOp>() || !kernel ||
+      tpxgpu::getBlockWarps(kernel) <= moduleWarps)
+    return owner;
+  Value ownWarp =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, ids.warp,
+                           i32Constant(b, loc, moduleWarps));
+  return andPredicates(b, loc, owner, ownWarp);
 }
 
 /// The layout of a tensor-typed value, none for scalars; false on error.
@@ -497,7 +511,7 @@ struct StoreLowering : public OpConversionPattern<tt::StoreOp> {
     unsigned count = pointers.size();
     SmallVector<Value> masks =
         unpackOptional(rewriter, loc, adaptor.getMask(), count);
-    Value owner = getOwnerPredicate(rewriter, loc, layout);
+    Value owner = getOwnerPredicate(rewriter, loc, op, layout);
     std::string asmText =
         llvm::formatv("@$2 st.global.b{0} [ $0 ], $1;", reg->memoryBits);
     std::string constraints = llvm::formatv("l,{0},b", reg->constraint).str();
@@ -633,7 +647,7 @@ static LogicalResult lowerAtomic(Operation *op, Value loweredPtr,
   for (Value v : loweredOperands)
     operands.push_back(unpackOptional(rewriter, loc, v, count));
   SmallVector<Value> masks = unpackOptional(rewriter, loc, loweredMask, count);
-  Value owner = getOwnerPredicate(rewriter, loc, layout);
+  Value owner = getOwnerPredicate(rewriter, loc, op, layout);
 
   // d, [address], operands..., predicate.
   std::string asmText = llvm::formatv(

@@ -270,6 +270,10 @@ struct UseWarpGroupDotsPass
       return;
     SmallVector<std::pair<tt::DotOp, int64_t>> dots;
     module.walk([&](tt::DotOp dot) {
+      // A warp group starts at a multiple of 4 warps (a partition placed
+      // elsewhere keeps mma.sync).
+      if (getWarpStartAt(dot) % 4 != 0)
+        return;
       if (int64_t instrK = getWgmmaInstrK(dot))
         dots.push_back({dot, instrK});
     });

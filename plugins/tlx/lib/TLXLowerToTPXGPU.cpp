@@ -244,6 +244,8 @@ static unsigned chooseSwizzle(int64_t bytes) {
 /// The wgmma accumulator layout of `dot` over the warps that run it (a
 /// task's own), or null.
 static tg::NvidiaMmaEncodingAttr getDotLayout(AsyncDotOp dot) {
+  if (tg::getWarpStartAt(dot) % 4 != 0)
+    return {}; // wgmma's warp groups start at multiples of 4 warps
   auto acc = cast<RankedTensorType>(dot.getC().getType());
   return tg::chooseWarpGroupDotLayout(dot.getContext(), acc.getShape()[0],
                                       acc.getShape()[1], getInstrK(dot),
@@ -281,8 +283,10 @@ chooseSharedLayouts(ModuleOp module) {
     if (!mma) {
       dot.emitError("tlx-lower-to-tpxgpu: no wgmma layout holds a ")
           << acc.getShape()[0] << "x" << acc.getShape()[1] << " accumulator "
-          << "with num_warps = " << tg::getNumWarpsAt(dot) << " (wgmma needs a multiple "
-          << "of 4 warps, M a multiple of 64 per warp group and N of 16)";
+          << "with num_warps = " << tg::getNumWarpsAt(dot)
+          << " from warp " << tg::getWarpStartAt(dot)
+          << " (wgmma needs a multiple of 4 warps from a multiple of 4, M a "
+             "multiple of 64 per warp group and N of 16)";
       failed = true;
       return;
     }

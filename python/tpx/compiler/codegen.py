@@ -384,6 +384,12 @@ class FunctionGenerator(ast.NodeVisitor):
                          "level", UnsupportedLanguageConstruct)
 
     def visit_With(self, node):
+        # A manager whose __tpx_enter__ moves the builder into a region (an
+        # op with a `with` block, such as tlx.async_task) makes the body's
+        # names local to it: their values live in the region and do not
+        # dominate what follows, so they are dropped at the end, as an
+        # scf.if's branches drop theirs.
+        block, before = self.builder.block, dict(self.scope)
         managers = []
         for item in node.items:
             manager = self.visit(item.context_expr)
@@ -396,9 +402,12 @@ class FunctionGenerator(ast.NodeVisitor):
             if item.optional_vars is not None:
                 self.assign(item.optional_vars, result)
             managers.append(manager)
+        in_region = self.builder.block is not block
         self.visit_statements(node.body)
         for manager in reversed(managers):
             manager.__tpx_exit__(_semantic=self.semantic, _generator=self)
+        if in_region:
+            self.scope = before
 
     # -- if ----------------------------------------------------------------------
 

@@ -479,3 +479,40 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
     tt.return
   }
 }
+
+// -----
+
+// Warp counts and starts are checked in 64 bits: no wrap-around lets a
+// huge partition through.
+tt.func public @huge_start() {
+  // expected-error @+1 {{partitions need 2147483648 warps (68719476736 threads); a block has at most 1024 threads}}
+  tpxgpu.warp_specialize num_warps = [4, 1] warp_starts = [0, 2147483647] num_regs = [0, 0] {
+    tpxgpu.warp_yield
+  }, {
+    tpxgpu.warp_yield
+  }
+  tt.return
+}
+
+// -----
+
+tt.func public @huge_partition() {
+  // expected-error @+1 {{partitions need 134217728 warps (4294967296 threads); a block has at most 1024 threads}}
+  tpxgpu.warp_specialize num_warps = [134217728] warp_starts = [0] num_regs = [0] {
+    tpxgpu.warp_yield
+  }
+  tt.return
+}
+
+// -----
+
+// Only a kernel's launch gets the partitions' warps.
+tt.func private @helper() {
+  // expected-error @+1 {{must be in a kernel (a public function): the launch of a kernel calling it would not have its partitions' warps}}
+  tpxgpu.warp_specialize num_warps = [4, 4] warp_starts = [0, 4] num_regs = [0, 0] {
+    tpxgpu.warp_yield
+  }, {
+    tpxgpu.warp_yield
+  }
+  tt.return
+}

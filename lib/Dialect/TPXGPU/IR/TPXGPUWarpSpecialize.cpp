@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 
+#include <limits>
+
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -20,10 +22,19 @@ static constexpr int32_t kMinRegs = 24, kMaxRegs = 256;
 static constexpr int32_t kWarpsPerGroup = 4;
 
 unsigned WarpSpecializeOp::getEndWarp() {
-  unsigned end = 0;
+  int64_t end = 0;
   for (auto [start, warps] : llvm::zip(getWarpStarts(), getNumWarps()))
-    end = std::max<unsigned>(end, start + warps);
-  return end;
+    end = std::max<int64_t>(end, int64_t(start) + warps);
+  return std::min<int64_t>(end, std::numeric_limits<unsigned>::max());
+}
+
+/// The first warp of the partition `op` is in (0 outside partitions).
+unsigned tpx::tpxgpu::getWarpStartAt(Operation *op) {
+  for (Region *region = op->getParentRegion(); region;
+       region = region->getParentRegion())
+    if (auto split = dyn_cast<WarpSpecializeOp>(region->getParentOp()))
+      return split.getWarpStarts()[region->getRegionNumber()];
+  return 0;
 }
 
 LogicalResult WarpSpecializeOp::verify() {
@@ -35,13 +46,19 @@ LogicalResult WarpSpecializeOp::verify() {
     return emitOpError("needs one num_warps, warp_starts and num_regs entry "
                        "per partition (")
            << n << ")";
-  // Its lowering branches around the partitions in the function's blocks.
-  if (!isa<FunctionOpInterface>((*this)->getParentOp()))
+  // Its lowering branches around the partitions in the kernel's blocks, and
+  // the kernel's launch has the partitions' warps.
+  auto function = dyn_cast<FunctionOpInterface>((*this)->getParentOp());
+  if (!function)
     return emitOpError("must be directly in a function body (not in a loop, "
                        "a conditional or another warp_specialize)");
+  if (!function.isPublic())
+    return emitOpError("must be in a kernel (a public function): the "
+                       "launch of a kernel calling it would not have its "
+                       "partitions' warps");
   unsigned threadsPerWarp = getModuleThreadsPerWarp(*this);
   for (size_t i = 0; i < n; ++i) {
-    int32_t warps = getNumWarps()[i], start = getWarpStarts()[i];
+    int64_t warps = getNumWarps()[i], start = getWarpStarts()[i];
     int32_t regs = getNumRegs()[i];
     if (warps <= 0 || !llvm::isPowerOf2_32(warps))
       return emitOpError("partition ")
@@ -51,7 +68,7 @@ LogicalResult WarpSpecializeOp::verify() {
       return emitOpError("partition ")
              << i << ": warp_starts must be non-negative, got " << start;
     for (size_t j = 0; j < i; ++j) {
-      int32_t otherStart = getWarpStarts()[j];
+      int64_t otherStart = getWarpStarts()[j];
       if (start < otherStart + getNumWarps()[j] && otherStart < start + warps)
         return emitOpError("partitions ")
                << j << " and " << i << " share warps (warps " << otherStart
@@ -67,9 +84,10 @@ LogicalResult WarpSpecializeOp::verify() {
              << i << ": num_regs needs whole warp groups (setmaxnreg), but "
              << "it runs on warps " << start << ".." << start + warps - 1;
   }
-  if (getEndWarp() * threadsPerWarp > 1024)
+  uint64_t threads = uint64_t(getEndWarp()) * threadsPerWarp;
+  if (threads > 1024)
     return emitOpError("partitions need ")
-           << getEndWarp() << " warps (" << getEndWarp() * threadsPerWarp
+           << getEndWarp() << " warps (" << threads
            << " threads); a block has at most 1024 threads";
   for (auto [i, region] : llvm::enumerate(getPartitions())) {
     llvm::SetVector<Value> captured;

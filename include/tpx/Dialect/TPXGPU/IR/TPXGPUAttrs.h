@@ -73,6 +73,10 @@ unsigned getModuleNumWarps(mlir::Operation *op);
 /// The warps that run `op`: those of the tpxgpu.warp_specialize partition
 /// it is in, else the module's (0 when not given).
 unsigned getNumWarpsAt(mlir::Operation *op);
+/// The first warp of the tpxgpu.warp_specialize partition `op` is in, 0
+/// outside partitions (wgmma needs warp groups that start at a multiple of
+/// 4).
+unsigned getWarpStartAt(mlir::Operation *op);
 /// The warps a block running kernel `func` needs: the module's, or more
 /// where the partitions of a tpxgpu.warp_specialize in it end beyond them.
 unsigned getBlockWarps(mlir::Operation *func);
