@@ -16,10 +16,14 @@ tt.func @transposed(%x: tensor<16x16xf16>) {
 
 // -----
 
-tt.func @reuse() {
-  %a = tlx.local_alloc : !tlx.buffer<1x16x16xf16>
-  // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: 'tlx.local_alloc' is not lowered for NVIDIA GPUs yet: a local_alloc with `reuse`
-  %b = tlx.local_alloc : !tlx.buffer<1x16x16xf16> reuse %a : !tlx.buffer<1x16x16xf16>
+tt.func @reinterpreted_dot_operand() {
+  %c0 = arith.constant 0 : i32
+  %bufs = tlx.local_alloc : !tlx.buffer<1x64x32xf32>
+  %v = tlx.local_view %bufs[%c0] : !tlx.buffer<1x64x32xf32> -> !tlx.buffer<64x32xf32>
+  // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: 'tlx.local_reinterpret' is not lowered for NVIDIA GPUs yet: a reinterpreted buffer view used other than by local_load, local_store and async_load
+  %a = tlx.local_reinterpret %v : !tlx.buffer<64x32xf32> -> !tlx.buffer<64x64xf16>
+  %acc = arith.constant dense<0.0> : tensor<64x64xf32>
+  %d = tlx.async_dot %a, %a, %acc : !tlx.buffer<64x64xf16>, !tlx.buffer<64x64xf16> -> tensor<64x64xf32>
   tt.return
 }
 
@@ -140,5 +144,17 @@ tt.func public @tma_from_computed_base(%p: !tt.ptr<f16>, %m: i32) {
   %bar = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
   // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: 'tlx.async_descriptor_load' is not lowered for NVIDIA GPUs yet: a descriptor TMA cannot use: a base that is not a kernel argument
   tlx.async_descriptor_load %d[%c0, %c0], %buf, %bar : !tt.tensordesc<tensor<64x64xf16>>, !tlx.buffer<64x64xf16>
+  tt.return
+}
+
+// -----
+
+tt.func @reinterpreted_rows(%x: tensor<64x64xf16>) {
+  %c0 = arith.constant 0 : i32
+  %bufs = tlx.local_alloc : !tlx.buffer<1x64x64xf16>
+  %v = tlx.local_view %bufs[%c0] : !tlx.buffer<1x64x64xf16> -> !tlx.buffer<64x64xf16>
+  // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: 'tlx.local_reinterpret' is not lowered for NVIDIA GPUs yet: a local_reinterpret that changes the length of a row in bytes
+  %r = tlx.local_reinterpret %v : !tlx.buffer<64x64xf16> -> !tlx.buffer<32x128xf16>
+  %l = tlx.local_load %r : !tlx.buffer<32x128xf16> -> tensor<32x128xf16>
   tt.return
 }

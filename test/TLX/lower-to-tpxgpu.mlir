@@ -181,3 +181,34 @@ tt.func @user_fence(%a: tensor<64x16xf16>, %b: tensor<16x32xf16>) -> tensor<64x3
   %r = tlx.async_dot_wait 0, %d : tensor<64x32xf32>
   tt.return %r : tensor<64x32xf32>
 }
+
+// -----
+
+// reuse= and local_reinterpret: tpxgpu.memdesc_reinterpret of the bytes
+// (of the allocation reused, of the buffer reinterpreted) in the view's own
+// padded layout; TLXPlaceBarriers sees through it, so the store into the
+// reusing allocation waits for the one into the reused (WAW), and the load
+// through the reinterpreted view for the stores (RAW).
+// CHECK-LABEL: tt.func private @reuse_and_reinterpret
+// CHECK: %[[A:.*]] = tpxgpu.local_alloc : !tpxgpu.memdesc<2x64x64xf16, #[[PAD8:.*]], mutable>
+// CHECK: %[[VA:.*]] = tpxgpu.memdesc_index %[[A]]
+// CHECK: tpxgpu.local_store %{{.*}}, %[[VA]]
+// CHECK: %[[B:.*]] = tpxgpu.memdesc_reinterpret %[[A]] : !tpxgpu.memdesc<2x64x64xf16, #[[PAD8]], mutable> -> !tpxgpu.memdesc<1x32x64xf32, #[[PAD4:.*]], mutable>
+// CHECK: %[[VB:.*]] = tpxgpu.memdesc_index %[[B]]
+// CHECK: tpxgpu.barrier
+// CHECK: tpxgpu.local_store %{{.*}}, %[[VB]]
+// CHECK: %[[R:.*]] = tpxgpu.memdesc_reinterpret %[[VA]] : {{.*}} -> !tpxgpu.memdesc<64x32xf32, #[[PAD4]], mutable>
+// CHECK: tpxgpu.barrier
+// CHECK: tpxgpu.local_load %[[R]]
+tt.func private @reuse_and_reinterpret(%x: tensor<64x64xf16>, %y: tensor<32x64xf32>) -> tensor<64x32xf32> {
+  %c0 = arith.constant 0 : i32
+  %a = tlx.local_alloc : !tlx.buffer<2x64x64xf16>
+  %va = tlx.local_view %a[%c0] : !tlx.buffer<2x64x64xf16> -> !tlx.buffer<64x64xf16>
+  tlx.local_store %va, %x : !tlx.buffer<64x64xf16>, tensor<64x64xf16>
+  %b = tlx.local_alloc : !tlx.buffer<1x32x64xf32> reuse %a : !tlx.buffer<2x64x64xf16>
+  %vb = tlx.local_view %b[%c0] : !tlx.buffer<1x32x64xf32> -> !tlx.buffer<32x64xf32>
+  tlx.local_store %vb, %y : !tlx.buffer<32x64xf32>, tensor<32x64xf32>
+  %r = tlx.local_reinterpret %va : !tlx.buffer<64x64xf16> -> !tlx.buffer<64x32xf32>
+  %l = tlx.local_load %r : !tlx.buffer<64x32xf32> -> tensor<64x32xf32>
+  tt.return %l : tensor<64x32xf32>
+}

@@ -290,6 +290,18 @@ struct MemDescTransLowering
   }
 };
 
+/// The same address: the result's type describes the bytes its own way.
+struct MemDescReinterpretLowering
+    : public OpConversionPattern<tpxgpu::MemDescReinterpretOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tpxgpu::MemDescReinterpretOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
 struct MemDescSubviewLowering
     : public OpConversionPattern<tpxgpu::MemDescSubviewOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -356,6 +368,7 @@ void gpu_lowering::populateSharedMemoryPatterns(TensorTypeConverter &converter,
                                                 RewritePatternSet &patterns) {
   patterns.add<LocalAllocLowering, LocalStoreLowering, LocalLoadLowering,
                MemDescIndexLowering, MemDescTransLowering,
+               MemDescReinterpretLowering,
                MemDescSubviewLowering, LocalDeallocLowering>(
       converter, patterns.getContext());
 }

@@ -103,10 +103,12 @@ static LocalAllocOp getAllocation(Value buffer) {
 }
 
 std::string tpx::tlx::getUnsupportedReason(Operation *op) {
-  if (auto alloc = dyn_cast<LocalAllocOp>(op))
-    return alloc.getReuse() ? "a local_alloc with `reuse` (buffers aliasing "
-                              "another allocation)"
-                            : "";
+  if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
+    if (Value reuse = alloc.getReuse(); reuse && !getAllocation(reuse))
+      return "a local_alloc reusing a view of another allocation (reuse= "
+             "takes the allocation itself)";
+    return "";
+  }
   if (auto trans = dyn_cast<LocalTransOp>(op)) {
     // A K-contiguous buffer read as a dot's B (attention's K^T): the
     // allocation gets an nvmma layout and the view is a memdesc_trans.
@@ -118,8 +120,27 @@ std::string tpx::tlx::getUnsupportedReason(Operation *op) {
                  : "a transposed buffer view used other than as an "
                    "async_dot's B operand";
   }
-  if (isa<LocalReinterpretOp>(op))
-    return "a reinterpreted buffer view";
+  if (auto view = dyn_cast<LocalReinterpretOp>(op)) {
+    // Both views' rows are padded by 16 bytes: the bytes line up as on the
+    // CPU (dense rows) only where the rows are equally long.
+    auto from = cast<BufferType>(view.getSrc().getType());
+    auto to = cast<BufferType>(view.getType());
+    auto rowBytes = [](BufferType type) {
+      return type.getShape().back() *
+             int64_t(type.getElementType().getIntOrFloatBitWidth());
+    };
+    if ((from.getShape().size() > 1 || to.getShape().size() > 1) &&
+        rowBytes(from) != rowBytes(to))
+      return "a local_reinterpret that changes the length of a row in bytes "
+             "(buffers' rows are padded in shared memory, so the bytes "
+             "would not line up as TLX defines them)";
+    for (Operation *user : view.getResult().getUsers())
+      if (!isa<LocalLoadOp, LocalStoreOp, AsyncLoadOp>(user))
+        return "a reinterpreted buffer view used other than by local_load, "
+               "local_store and async_load (it has a row-major padded "
+               "layout of its own, which wgmma and TMA do not read)";
+    return "";
+  }
   if (auto expect = dyn_cast<BarrierExpectBytesOp>(op)) {
     APInt bytes;
     if (!matchPattern(expect.getBytes(), m_ConstantInt(&bytes)))
@@ -139,7 +160,8 @@ std::string tpx::tlx::getUnsupportedReason(Operation *op) {
              "whole buffers)";
     return whyNotTensorMap(store.getDesc());
   }
-  if (!isa<LocalAllocOp, LocalViewOp, LocalSliceOp, LocalLoadOp, LocalStoreOp,
+  if (!isa<LocalAllocOp, LocalViewOp, LocalSliceOp, LocalReinterpretOp,
+           LocalLoadOp, LocalStoreOp,
            AsyncLoadOp, AsyncCommitGroupOp, AsyncWaitGroupOp, AsyncDotOp,
            AsyncDotWaitOp, FenceAsyncSharedOp, AllocBarriersOp, BarrierViewOp,
            BarrierWaitOp, BarrierArriveOp, AsyncDescriptorStoreWaitOp,
@@ -250,6 +272,19 @@ static tg::NvidiaMmaEncodingAttr getDotLayout(AsyncDotOp dot) {
   return tg::chooseWarpGroupDotLayout(dot.getContext(), acc.getShape()[0],
                                       acc.getShape()[1], getInstrK(dot),
                                       tg::getNumWarpsAt(dot));
+}
+
+/// Row-major, with 16 bytes after each row of the `rank` minor dimensions
+/// (as the layout-conversion buffers): column reads spread over the banks
+/// and rows stay aligned for vectors.
+static Attribute getPaddedLayout(MLIRContext *context, unsigned rank,
+                                 Type element) {
+  SmallVector<unsigned> order;
+  for (unsigned d = rank; d-- > 0;)
+    order.push_back(d);
+  unsigned bytes = std::max(1u, element.getIntOrFloatBitWidth() / 8);
+  unsigned padding = rank >= 2 ? 16 / std::min(16u, bytes) : 0;
+  return tg::PaddedSharedEncodingAttr::get(context, padding, order);
 }
 
 /// The shared layout of every allocation, from how its buffers are used.
@@ -365,15 +400,9 @@ chooseSharedLayouts(ModuleOp module) {
     if (layouts.count(alloc))
       return;
     BufferType type = alloc.getType();
-    unsigned rank = type.getShape().size() - 1; // without the count
-    SmallVector<unsigned> order;
-    for (unsigned d = rank; d-- > 0;)
-      order.push_back(d);
-    unsigned bytes =
-        std::max(1u, type.getElementType().getIntOrFloatBitWidth() / 8);
-    unsigned padding = rank >= 2 ? 16 / std::min(16u, bytes) : 0;
-    layouts[alloc] =
-        tg::PaddedSharedEncodingAttr::get(alloc.getContext(), padding, order);
+    layouts[alloc] = getPaddedLayout(alloc.getContext(),
+                                     type.getShape().size() - 1, // buffers
+                                     type.getElementType());
   });
   return layouts;
 }
@@ -402,6 +431,7 @@ private:
   LogicalResult lower(LocalAllocOp op, OpBuilder &b);
   LogicalResult lower(LocalViewOp op, OpBuilder &b);
   LogicalResult lower(LocalSliceOp op, OpBuilder &b);
+  LogicalResult lower(LocalReinterpretOp op, OpBuilder &b);
   LogicalResult lower(LocalTransOp op, OpBuilder &b);
   LogicalResult lower(LocalLoadOp op, OpBuilder &b);
   LogicalResult lower(LocalStoreOp op, OpBuilder &b);
@@ -476,13 +506,34 @@ LogicalResult Lowering::replaceResult(OpBuilder &b, Value result, Value value) {
   return success();
 }
 
+/// A new allocation, or with `reuse` the bytes of the one it names, seen
+/// in this allocation's own shape, type and layout.
 LogicalResult Lowering::lower(LocalAllocOp op, OpBuilder &b) {
   BufferType type = op.getType();
   auto memdesc = tg::MemDescType::get(type.getShape(), type.getElementType(),
                                       layouts.lookup(op),
                                       /*mutableMemory=*/true);
+  if (Value reuse = op.getReuse()) {
+    map.map(op.getResult(), tg::MemDescReinterpretOp::create(
+                                b, op.getLoc(), memdesc, map.lookup(reuse)));
+    return success();
+  }
   map.map(op.getResult(),
           tg::LocalAllocOp::create(b, op.getLoc(), memdesc, Value()));
+  return success();
+}
+
+/// The buffer's bytes as a buffer of another shape or type, row-major and
+/// padded like the buffers only local_load/store and async_load touch.
+LogicalResult Lowering::lower(LocalReinterpretOp op, OpBuilder &b) {
+  BufferType type = op.getType();
+  auto memdesc = tg::MemDescType::get(
+      type.getShape(), type.getElementType(),
+      getPaddedLayout(op.getContext(), type.getShape().size(),
+                      type.getElementType()),
+      /*mutableMemory=*/true);
+  map.map(op.getResult(), tg::MemDescReinterpretOp::create(
+                              b, op.getLoc(), memdesc, map.lookup(op.getSrc())));
   return success();
 }
 
@@ -836,7 +887,8 @@ LogicalResult Lowering::run(Operation *root) {
     b.setInsertionPoint(op);
     LogicalResult result =
         llvm::TypeSwitch<Operation *, LogicalResult>(op)
-            .Case<LocalAllocOp, LocalViewOp, LocalSliceOp, LocalTransOp,
+            .Case<LocalAllocOp, LocalViewOp, LocalSliceOp, LocalReinterpretOp,
+                  LocalTransOp,
                   LocalLoadOp, LocalStoreOp, AsyncLoadOp, AsyncCommitGroupOp,
                   AsyncWaitGroupOp, AsyncDotOp, AsyncDotWaitOp,
                   FenceAsyncSharedOp, AllocBarriersOp, BarrierViewOp,

@@ -109,6 +109,10 @@ static Operation *getRoot(Value memdesc) {
       memdesc = trans.getSrc();
       continue;
     }
+    if (auto alias = dyn_cast<tg::MemDescReinterpretOp>(def)) {
+      memdesc = alias.getSrc(); // reuse= and local_reinterpret
+      continue;
+    }
     return nullptr;
   }
   return nullptr;

@@ -662,3 +662,23 @@ tt.func @tensor_map_box_type(%p: !tt.ptr<f16>, %d: !tt.tensordesc<tensor<32x64xf
 tt.func @tensor_map_on_int(%p: !tt.ptr<f16>, %d: i32 {tpxgpu.tensor_map = #tpxgpu.tensor_map<base = 0, shape_args = [-1, -1], shape_values = [64, 64], stride_args = [-1, -1], stride_values = [64, 1], box = [64, 64], element_type = f16, swizzle = 128, nan = false>}) {
   tt.return
 }
+
+// -----
+
+// A reinterpreted view must fit in the bytes of the view it starts from
+// (here one of two 64x64 f16 buffers, 64 x (128 + 16) bytes).
+tt.func @memdesc_reinterpret_too_large(%m: !tpxgpu.memdesc<2x64x64xf16, #tpxgpu.padded_shared<{padding = 8, order = [1, 0]}>, mutable>) {
+  %c0 = arith.constant 0 : i32
+  %v = tpxgpu.memdesc_index %m[%c0] : !tpxgpu.memdesc<2x64x64xf16, #tpxgpu.padded_shared<{padding = 8, order = [1, 0]}>, mutable> -> !tpxgpu.memdesc<64x64xf16, #tpxgpu.padded_shared<{padding = 8, order = [1, 0]}>, mutable, alloc_shape = 2x64x64>
+  // expected-error @+1 {{result needs 17408 bytes, more than the source's 9216}}
+  %r = tpxgpu.memdesc_reinterpret %v : !tpxgpu.memdesc<64x64xf16, #tpxgpu.padded_shared<{padding = 8, order = [1, 0]}>, mutable, alloc_shape = 2x64x64> -> !tpxgpu.memdesc<64x64xf32, #tpxgpu.padded_shared<{padding = 4, order = [1, 0]}>, mutable>
+  tt.return
+}
+
+// -----
+
+tt.func @memdesc_reinterpret_window(%m: !tpxgpu.memdesc<2x64x64xf16, #tpxgpu.padded_shared<{padding = 8, order = [1, 0]}>, mutable>) {
+  // expected-error @+1 {{result must be a whole view (alloc_shape = shape)}}
+  %r = tpxgpu.memdesc_reinterpret %m : !tpxgpu.memdesc<2x64x64xf16, #tpxgpu.padded_shared<{padding = 8, order = [1, 0]}>, mutable> -> !tpxgpu.memdesc<64x64xf16, #tpxgpu.padded_shared<{padding = 8, order = [1, 0]}>, mutable, alloc_shape = 2x64x64>
+  tt.return
+}

@@ -1,6 +1,7 @@
 //===- TPXGPUOps.cpp - layout conversion and shared-memory ops ------------===//
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 #include "TPXGPUOpUtils.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUSharedLayout.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -218,6 +219,34 @@ LogicalResult MemDescTransOp::verify() {
                          << " (the source's last two dimensions swapped and "
                             "its layout's `transposed` flipped), got "
                          << Type(getType());
+  return success();
+}
+
+LogicalResult MemDescReinterpretOp::verify() {
+  MemDescType src = getSrc().getType(), result = getType();
+  if (result.getAllocShape() != result.getShape())
+    return emitOpError() << "result must be a whole view (alloc_shape = "
+                            "shape), got "
+                         << Type(result);
+  std::string why;
+  std::optional<SharedLayout> from = SharedLayout::get(src, &why);
+  if (!from)
+    return emitOpError() << "source cannot be placed in shared memory: "
+                         << why;
+  std::optional<SharedLayout> to = SharedLayout::get(result, &why);
+  if (!to)
+    return emitOpError() << "result cannot be placed in shared memory: "
+                         << why;
+  // The source view's share of its allocation's bytes.
+  int64_t viewElements = 1, allocElements = 1;
+  for (int64_t d : src.getShape())
+    viewElements *= d;
+  for (int64_t d : src.getAllocShape())
+    allocElements *= d;
+  uint64_t available = from->getTotalBytes() * viewElements / allocElements;
+  if (to->getTotalBytes() > available)
+    return emitOpError() << "result needs " << to->getTotalBytes()
+                         << " bytes, more than the source's " << available;
   return success();
 }
 

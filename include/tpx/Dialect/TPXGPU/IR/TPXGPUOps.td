@@ -120,6 +120,25 @@ def TPXGPU_MemDescTransOp : TPXGPU_Op<"memdesc_trans", [Pure]> {
   let hasVerifier = 1;
 }
 
+def TPXGPU_MemDescReinterpretOp : TPXGPU_Op<"memdesc_reinterpret", [Pure]> {
+  let summary = "the same bytes seen as a memdesc of another shape, type or layout";
+  let description = [{
+    `%r = tpxgpu.memdesc_reinterpret %m : !tpxgpu.memdesc<2x64x64xf16, #a, mutable> -> !tpxgpu.memdesc<64x64xf32, #b, mutable>`
+    starts at the source's first byte; the result is a whole view (its
+    alloc shape is its shape) addressed by its own layout, and its bytes
+    fit in the source's (TLX's `local_alloc(reuse=)` and
+    `local_reinterpret`). What one view wrote reads back through the other
+    as those bytes under the other's layout. The allocator sees the result
+    as a view of the source's allocation, so the bytes stay live while
+    either is.
+  }];
+  let arguments = (ins TPXGPU_MemDescType:$src);
+  let results = (outs TPXGPU_MemDescType:$result);
+  let assemblyFormat = [{
+    $src attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+}
+
 def TPXGPU_MemDescSubviewOp : TPXGPU_Op<"memdesc_subview", [Pure]> {
   let summary = "a rectangular window of a memdesc at static or dynamic offsets";
   let description = [{
