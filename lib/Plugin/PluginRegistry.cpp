@@ -69,8 +69,7 @@ static Error checkNamesAreFree(RegistryState &state,
                        "': already loaded from " + loaded->file.path);
   // Each kind of name: none declared twice by the plugin, none already
   // taken (`takenBy` says by whom, as the end of the message, or "").
-  auto check = [&](StringRef kind, auto names,
-                   auto takenBy) -> Error {
+  auto check = [&](StringRef kind, auto names, auto takenBy) -> Error {
     llvm::StringSet<> seen;
     for (StringRef name : names) {
       if (!seen.insert(name).second)
@@ -78,8 +77,8 @@ static Error checkNamesAreFree(RegistryState &state,
                          "': declared twice by plugin '" + plugin + "'");
       std::string owner = takenBy(name);
       if (!owner.empty())
-        return makeError("duplicate " + kind + " name '" + name + "': " +
-                         owner);
+        return makeError("duplicate " + kind + " name '" + name +
+                         "': " + owner);
     }
     return Error::success();
   };
@@ -101,16 +100,16 @@ static Error checkNamesAreFree(RegistryState &state,
             return "";
           }))
     return error;
-  if (Error error = check(
-          "dialect", namesOf(info.dialects, info.numDialects),
-          [&](StringRef name) -> std::string {
-            auto owner = state.dialectOwners.find(name);
-            if (owner == state.dialectOwners.end())
-              return "";
-            return "already provided by " +
-                   (owner->second == "tpx" ? std::string("tpx")
-                                           : "plugin '" + owner->second + "'");
-          }))
+  if (Error error = check("dialect", namesOf(info.dialects, info.numDialects),
+                          [&](StringRef name) -> std::string {
+                            auto owner = state.dialectOwners.find(name);
+                            if (owner == state.dialectOwners.end())
+                              return "";
+                            return "already provided by " +
+                                   (owner->second == "tpx"
+                                        ? std::string("tpx")
+                                        : "plugin '" + owner->second + "'");
+                          }))
     return error;
   if (Error error = check("DSL op", namesOf(info.dslOps, info.numDslOps),
                           [&](StringRef name) -> std::string {

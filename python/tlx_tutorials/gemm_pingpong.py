@@ -20,9 +20,8 @@ Each stage has a `full` barrier (the producer expects the bytes) and an
 import tpx as triton
 import tpx.language as tl
 import tpx.language.extra.tlx as tlx
-from tpx.tools.tensor_descriptor import TensorDescriptor
 
-from ._host import matmul_problem, strides
+from ._host import persistent_tma_matmul
 
 
 @triton.jit
@@ -107,15 +106,5 @@ CPU_CONFIG = dict(BLOCK_SIZE_M=32, BLOCK_SIZE_N=32, BLOCK_SIZE_K=32,
 
 def matmul(a, b, config=None):
     """a (M, K) @ b (K, N) -> c (M, N) in a's dtype (both row-major)."""
-    M, N, K, c, config = matmul_problem(a, b, config, HOPPER_CONFIG,
-                                        CPU_CONFIG)
-    a_desc = TensorDescriptor.from_tensor(
-        a, [config["BLOCK_SIZE_M"], config["BLOCK_SIZE_K"]])
-    b_desc = TensorDescriptor.from_tensor(
-        b, [config["BLOCK_SIZE_K"], config["BLOCK_SIZE_N"]])
-    tiles = triton.cdiv(M, config["BLOCK_SIZE_M"]) * \
-        triton.cdiv(N, config["BLOCK_SIZE_N"])
-    grid = (min(config["NUM_PROGRAMS"], tiles),)
-    matmul_kernel_pingpong[grid](a_desc, b_desc, c, M, N, K, *strides(c),
-                                 **config)
-    return c
+    return persistent_tma_matmul(matmul_kernel_pingpong, a, b, config,
+                                 HOPPER_CONFIG, CPU_CONFIG)

@@ -238,13 +238,19 @@ def test_use_acc_at_run_time(flag):
 
 # -- barriers, TMA and warp specialization -------------------------------------
 
-@pytest.mark.parametrize("shape", [(64, 64, 64), (100, 72, 88), (256, 64, 128)])
-def test_warp_specialized_tma_gemm(shape):
+# The cooperative kernel (one consumer) and the ping-pong one (two consumer
+# replicas taking the tiles in turn; both tasks name a variable `step`, each
+# its own: a task's names are local to it).
+@pytest.mark.parametrize("module", [gemm_ws, gemm_pingpong],
+                         ids=["cooperative", "ping-pong"])
+@pytest.mark.parametrize("shape", [(64, 64, 64), (100, 72, 88), (256, 64, 128),
+                                   (160, 96, 40)])
+def test_warp_specialized_tma_gemm(module, shape):
     M, N, K = shape
     rng = _rng()
     a = rng.standard_normal((M, K)).astype(np.float16)
     b = rng.standard_normal((K, N)).astype(np.float16)
-    c = gemm_ws.matmul(a, b)
+    c = module.matmul(a, b)
     ref = a.astype(np.float32) @ b.astype(np.float32)
     np.testing.assert_allclose(c.astype(np.float32), ref, atol=0.06,
                                rtol=0.01)
@@ -700,20 +706,6 @@ def test_warp_specialized_tutorials_compile_for_sm_90a():
     assert "setmaxnreg.dec.sync.aligned.u32 \t40;" in ptx
     assert ptx.count("setmaxnreg.inc.sync.aligned.u32 \t232;") == 2
     assert "bar.sync \t9, 256;" in ptx and "bar.sync \t10, 256;" in ptx
-
-
-@pytest.mark.parametrize("shape", [(64, 64, 64), (100, 72, 88), (160, 96, 40)])
-def test_ping_pong_gemm(shape):
-    # Two consumer replicas take the program's tiles in turn; both tasks
-    # use the name `step`, each its own (a task's names are local to it).
-    M, N, K = shape
-    rng = _rng()
-    a = rng.standard_normal((M, K)).astype(np.float16)
-    b = rng.standard_normal((K, N)).astype(np.float16)
-    c = gemm_pingpong.matmul(a, b)
-    ref = a.astype(np.float32) @ b.astype(np.float32)
-    np.testing.assert_allclose(c.astype(np.float32), ref, atol=0.06,
-                               rtol=0.01)
 
 
 def test_names_assigned_in_a_task_are_local_to_it():

@@ -277,25 +277,14 @@ struct MemDescIndexLowering
   }
 };
 
-/// The same address: the result's type already describes the bytes with
-/// the dimensions swapped.
-struct MemDescTransLowering
-    : public OpConversionPattern<tpxgpu::MemDescTransOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// Views at the same address: the result's type already describes the
+/// bytes its own way (memdesc_trans: with the dimensions swapped;
+/// memdesc_reinterpret: another shape, type or layout).
+template <typename ViewOp>
+struct SameAddressViewLowering : public OpConversionPattern<ViewOp> {
+  using OpConversionPattern<ViewOp>::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(tpxgpu::MemDescTransOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, adaptor.getSrc());
-    return success();
-  }
-};
-
-/// The same address: the result's type describes the bytes its own way.
-struct MemDescReinterpretLowering
-    : public OpConversionPattern<tpxgpu::MemDescReinterpretOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(tpxgpu::MemDescReinterpretOp op, OpAdaptor adaptor,
+  matchAndRewrite(ViewOp op, typename ViewOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(op, adaptor.getSrc());
     return success();
@@ -367,8 +356,9 @@ struct LocalDeallocLowering
 void gpu_lowering::populateSharedMemoryPatterns(TensorTypeConverter &converter,
                                                 RewritePatternSet &patterns) {
   patterns.add<LocalAllocLowering, LocalStoreLowering, LocalLoadLowering,
-               MemDescIndexLowering, MemDescTransLowering,
-               MemDescReinterpretLowering,
+               MemDescIndexLowering,
+               SameAddressViewLowering<tpxgpu::MemDescTransOp>,
+               SameAddressViewLowering<tpxgpu::MemDescReinterpretOp>,
                MemDescSubviewLowering, LocalDeallocLowering>(
       converter, patterns.getContext());
 }

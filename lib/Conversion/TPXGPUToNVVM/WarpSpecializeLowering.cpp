@@ -152,9 +152,8 @@ static void rebasePartition(Region &region, unsigned firstThread,
     if (firstThread == 0)
       break;
     b.setInsertionPointAfter(tid);
-    Value rebased = LLVM::SubOp::create(b, tid.getLoc(), tid,
-                                        i32Constant(b, tid.getLoc(),
-                                                    firstThread));
+    Value rebased = LLVM::SubOp::create(
+        b, tid.getLoc(), tid, i32Constant(b, tid.getLoc(), firstThread));
     tid.getResult().replaceAllUsesExcept(rebased, rebased.getDefiningOp());
   }
   for (NVVM::Barrier0Op barrier : barriers) {
@@ -179,9 +178,9 @@ static LogicalResult lowerWarpSpecialize(tpxgpu::WarpSpecializeOp op,
   if (failed(registers))
     return failure();
   if (llvm::any_of(*registers, [&](unsigned r) { return r != launchRegs; }))
-    func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
-                  IntegerAttr::get(IntegerType::get(op.getContext(), 32),
-                                   launchRegs));
+    func->setAttr(
+        NVVM::NVVMDialect::getMaxnregAttrName(),
+        IntegerAttr::get(IntegerType::get(op.getContext(), 32), launchRegs));
 
   IRRewriter b(op.getContext());
   b.setInsertionPoint(op);

@@ -709,8 +709,7 @@ LogicalResult LayoutAssigner::processIf(scf::IfOp op) {
 LogicalResult LayoutAssigner::processWarpSpecialize(WarpSpecializeOp op) {
   unsigned moduleWarps = numWarps;
   auto restore = llvm::make_scope_exit([&] { numWarps = moduleWarps; });
-  for (auto [region, warps] :
-       llvm::zip(op.getPartitions(), op.getNumWarps())) {
+  for (auto [region, warps] : llvm::zip(op.getPartitions(), op.getNumWarps())) {
     numWarps = warps;
     if (failed(processBlock(region.front())))
       return failure();

@@ -62,10 +62,9 @@ static FailureOr<SmallVector<Partition>> placeTasks(AsyncTasksOp tasks,
       others.push_back({task, r, int32_t(*task.getNumWarps()), -1,
                         int32_t(task.getNumRegs().value_or(0))});
   }
-  bool explicitStarts =
-      llvm::any_of(others, [](Partition p) {
-        return p.task.getWarpGroupStartId().has_value();
-      });
+  bool explicitStarts = llvm::any_of(others, [](Partition p) {
+    return p.task.getWarpGroupStartId().has_value();
+  });
   if (explicitStarts) {
     for (Partition &p : others) {
       p.start = *p.task.getWarpGroupStartId() + p.replica * p.warps;
@@ -156,8 +155,7 @@ static LogicalResult lower(AsyncTasksOp tasks, unsigned numWarps) {
   return success();
 }
 
-LogicalResult tpx::tlx::lowerTasksToTPXGPU(ModuleOp module,
-                                           unsigned numWarps) {
+LogicalResult tpx::tlx::lowerTasksToTPXGPU(ModuleOp module, unsigned numWarps) {
   SmallVector<AsyncTasksOp> all;
   module.walk([&](AsyncTasksOp tasks) { all.push_back(tasks); });
   llvm::SetVector<tt::FuncOp> kernels;

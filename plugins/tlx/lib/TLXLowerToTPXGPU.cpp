@@ -161,11 +161,10 @@ std::string tpx::tlx::getUnsupportedReason(Operation *op) {
     return whyNotTensorMap(store.getDesc());
   }
   if (!isa<LocalAllocOp, LocalViewOp, LocalSliceOp, LocalReinterpretOp,
-           LocalLoadOp, LocalStoreOp,
-           AsyncLoadOp, AsyncCommitGroupOp, AsyncWaitGroupOp, AsyncDotOp,
-           AsyncDotWaitOp, FenceAsyncSharedOp, AllocBarriersOp, BarrierViewOp,
-           BarrierWaitOp, BarrierArriveOp, AsyncDescriptorStoreWaitOp,
-           NamedBarrierOp, Clock64Op>(op))
+           LocalLoadOp, LocalStoreOp, AsyncLoadOp, AsyncCommitGroupOp,
+           AsyncWaitGroupOp, AsyncDotOp, AsyncDotWaitOp, FenceAsyncSharedOp,
+           AllocBarriersOp, BarrierViewOp, BarrierWaitOp, BarrierArriveOp,
+           AsyncDescriptorStoreWaitOp, NamedBarrierOp, Clock64Op>(op))
     return "the SIMT path has no lowering of this op (tlx.async_tasks "
            "becomes a tpxgpu.warp_specialize before layouts are assigned, by "
            "tlx-lower-tasks-to-tpxgpu; function addresses are the CPU's "
@@ -318,8 +317,8 @@ chooseSharedLayouts(ModuleOp module) {
     if (!mma) {
       dot.emitError("tlx-lower-to-tpxgpu: no wgmma layout holds a ")
           << acc.getShape()[0] << "x" << acc.getShape()[1] << " accumulator "
-          << "with num_warps = " << tg::getNumWarpsAt(dot)
-          << " from warp " << tg::getWarpStartAt(dot)
+          << "with num_warps = " << tg::getNumWarpsAt(dot) << " from warp "
+          << tg::getWarpStartAt(dot)
           << " (wgmma needs a multiple of 4 warps from a multiple of 4, M a "
              "multiple of 64 per warp group and N of 16)";
       failed = true;
@@ -527,13 +526,14 @@ LogicalResult Lowering::lower(LocalAllocOp op, OpBuilder &b) {
 /// padded like the buffers only local_load/store and async_load touch.
 LogicalResult Lowering::lower(LocalReinterpretOp op, OpBuilder &b) {
   BufferType type = op.getType();
-  auto memdesc = tg::MemDescType::get(
-      type.getShape(), type.getElementType(),
-      getPaddedLayout(op.getContext(), type.getShape().size(),
-                      type.getElementType()),
-      /*mutableMemory=*/true);
-  map.map(op.getResult(), tg::MemDescReinterpretOp::create(
-                              b, op.getLoc(), memdesc, map.lookup(op.getSrc())));
+  auto memdesc = tg::MemDescType::get(type.getShape(), type.getElementType(),
+                                      getPaddedLayout(op.getContext(),
+                                                      type.getShape().size(),
+                                                      type.getElementType()),
+                                      /*mutableMemory=*/true);
+  map.map(op.getResult(),
+          tg::MemDescReinterpretOp::create(b, op.getLoc(), memdesc,
+                                           map.lookup(op.getSrc())));
   return success();
 }
 
@@ -888,13 +888,13 @@ LogicalResult Lowering::run(Operation *root) {
     LogicalResult result =
         llvm::TypeSwitch<Operation *, LogicalResult>(op)
             .Case<LocalAllocOp, LocalViewOp, LocalSliceOp, LocalReinterpretOp,
-                  LocalTransOp,
-                  LocalLoadOp, LocalStoreOp, AsyncLoadOp, AsyncCommitGroupOp,
-                  AsyncWaitGroupOp, AsyncDotOp, AsyncDotWaitOp,
-                  FenceAsyncSharedOp, AllocBarriersOp, BarrierViewOp,
-                  BarrierWaitOp, BarrierArriveOp, BarrierExpectBytesOp,
-                  AsyncDescriptorLoadOp, AsyncDescriptorStoreOp,
-                  AsyncDescriptorStoreWaitOp, NamedBarrierOp, Clock64Op>(
+                  LocalTransOp, LocalLoadOp, LocalStoreOp, AsyncLoadOp,
+                  AsyncCommitGroupOp, AsyncWaitGroupOp, AsyncDotOp,
+                  AsyncDotWaitOp, FenceAsyncSharedOp, AllocBarriersOp,
+                  BarrierViewOp, BarrierWaitOp, BarrierArriveOp,
+                  BarrierExpectBytesOp, AsyncDescriptorLoadOp,
+                  AsyncDescriptorStoreOp, AsyncDescriptorStoreWaitOp,
+                  NamedBarrierOp, Clock64Op>(
                 [&](auto tlxOp) { return lower(tlxOp, b); })
             .Default([](Operation *other) {
               return other->emitError("tlx-lower-to-tpxgpu: '")

@@ -171,10 +171,9 @@ static TpxStatus applyTLX(const TpxPipelineEditor *editor, void *,
   // the one-thread pipeline, which therefore has no TLX lowering: a TLX
   // kernel that another op keeps off the SIMT path is an error there.
   if (target.starts_with("sm_")) {
-    if (TpxStatus status =
-            editor->insertBefore(editor->opaque, "ttgir",
-                                 "convert-tt-to-tpxgpu",
-                                 "tlx-lower-tasks-to-tpxgpu"))
+    if (TpxStatus status = editor->insertBefore(editor->opaque, "ttgir",
+                                                "convert-tt-to-tpxgpu",
+                                                "tlx-lower-tasks-to-tpxgpu"))
       return status;
     return editor->insertAfter(editor->opaque, "ttgir", "convert-tt-to-tpxgpu",
                                "tlx-lower-to-tpxgpu");

@@ -14,10 +14,9 @@
 using namespace mlir;
 using namespace tpx::tlx;
 
-LogicalResult
-tpx::tlx::rematerializeCaptures(AsyncTaskOp task,
-                                function_ref<bool(Type)> canShare,
-                                StringRef shareable) {
+LogicalResult tpx::tlx::rematerializeCaptures(AsyncTaskOp task,
+                                              function_ref<bool(Type)> canShare,
+                                              StringRef shareable) {
   Block &body = task.getBody().front();
   while (true) {
     SetVector<Value> used;

@@ -1,4 +1,5 @@
-//===- TLXTasks.h - what the task lowerings of the targets share -*- C++ -*-===//
+//===- TLXTasks.h - what the task lowerings of the targets share -*- C++
+//-*-===//
 #ifndef TPX_TLX_TLXTASKS_H
 #define TPX_TLX_TLXTASKS_H
 

@@ -231,12 +231,10 @@ LogicalResult MemDescReinterpretOp::verify() {
   std::string why;
   std::optional<SharedLayout> from = SharedLayout::get(src, &why);
   if (!from)
-    return emitOpError() << "source cannot be placed in shared memory: "
-                         << why;
+    return emitOpError() << "source cannot be placed in shared memory: " << why;
   std::optional<SharedLayout> to = SharedLayout::get(result, &why);
   if (!to)
-    return emitOpError() << "result cannot be placed in shared memory: "
-                         << why;
+    return emitOpError() << "result cannot be placed in shared memory: " << why;
   // The source view's share of its allocation's bytes.
   int64_t viewElements = 1, allocElements = 1;
   for (int64_t d : src.getShape())

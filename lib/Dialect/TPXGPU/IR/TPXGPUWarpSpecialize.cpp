@@ -72,8 +72,8 @@ LogicalResult WarpSpecializeOp::verify() {
       if (start < otherStart + getNumWarps()[j] && otherStart < start + warps)
         return emitOpError("partitions ")
                << j << " and " << i << " share warps (warps " << otherStart
-               << ".." << otherStart + getNumWarps()[j] - 1 << " and "
-               << start << ".." << start + warps - 1 << ")";
+               << ".." << otherStart + getNumWarps()[j] - 1 << " and " << start
+               << ".." << start + warps - 1 << ")";
     }
     if (regs != 0 && (regs < kMinRegs || regs > kMaxRegs || regs % 8))
       return emitOpError("partition ")
