@@ -601,7 +601,9 @@ static std::string getAtomicSuffix(tt::RMWOp kind, Type element) {
     return "";
   case tt::RMWOp::MAX:
   case tt::RMWOp::MIN:
-    if (isFloat || bits < 32)
+    // Floats: see getFloatMinMaxAtomics (the signed form is the one for
+    // values with a clear sign bit).
+    if ((isFloat && bits != 32 && bits != 64) || bits < 32)
       return "";
     return (stringifyRMWOp(kind) + ".s" + width).str();
   case tt::RMWOp::UMAX:
@@ -615,6 +617,22 @@ static std::string getAtomicSuffix(tt::RMWOp kind, Type element) {
   return "";
 }
 
+/// PTX has no float min/max atomics; the bits of IEEE floats order as
+/// integers do, though, once split by sign: for a value whose sign bit is
+/// clear, max is the signed integer max of the bits (every negative float
+/// is a negative integer), and for one whose sign bit is set, max is the
+/// unsigned integer min (negative floats grow as integers as they fall;
+/// every positive one is a smaller unsigned integer). Min is the converse.
+/// Returns the atomic for values with the sign bit set, empty for other
+/// kinds (the one for the others is getAtomicSuffix's).
+static std::string getFloatMinMaxNegativeAtomic(tt::RMWOp kind, Type element) {
+  if (!isa<FloatType>(element) ||
+      (kind != tt::RMWOp::MAX && kind != tt::RMWOp::MIN))
+    return "";
+  std::string width = std::to_string(element.getIntOrFloatBitWidth());
+  return (kind == tt::RMWOp::MAX ? "min.u" : "max.u") + width;
+}
+
 /// Atomics run once per element, in its owner thread. When several threads
 /// hold an element and the old value is used, the others would need it
 /// too; that case is rejected rather than returning garbage.
@@ -623,7 +641,8 @@ static LogicalResult lowerAtomic(Operation *op, Value loweredPtr,
                                  Value loweredMask, StringRef operation,
                                  tt::MemSemantic sem, tt::MemSyncScope scope,
                                  const TypeConverter &converter,
-                                 ConversionPatternRewriter &rewriter) {
+                                 ConversionPatternRewriter &rewriter,
+                                 StringRef negativeOperation = "") {
   Location loc = op->getLoc();
   Type resultType = op->getResult(0).getType();
   Type element = convertElementType(getElementTypeOrSelf(resultType));
@@ -650,17 +669,35 @@ static LogicalResult lowerAtomic(Operation *op, Value loweredPtr,
   Value owner = getOwnerPredicate(rewriter, loc, op, layout);
 
   // d, [address], operands..., predicate.
-  std::string asmText = llvm::formatv(
-      "@${0} atom.{1}.{2}.global.{3} $0, [ $1 ]", operands.size() + 2,
-      getSemantic(sem), getScope(scope), operation);
+  unsigned bits = reg->registerType.getIntOrFloatBitWidth();
   std::string constraints = llvm::formatv("={0},l", reg->constraint);
+  std::string sources;
   for (unsigned i = 0; i < operands.size(); ++i) {
-    asmText += llvm::formatv(", ${0}", i + 2);
+    sources += llvm::formatv(", ${0}", i + 2);
     constraints += llvm::formatv(",{0}", reg->constraint);
   }
-  asmText += llvm::formatv(";\n\t@!${0} mov.b{1} $0, 0;", operands.size() + 2,
-                           reg->registerType.getIntOrFloatBitWidth());
   constraints += ",b";
+  unsigned pred = operands.size() + 2;
+  auto atom = [&](StringRef guard, StringRef what) -> std::string {
+    return llvm::formatv("@{0} atom.{1}.{2}.global.{3} $0, [ $1 ]{4};\n\t",
+                         guard, getSemantic(sem), getScope(scope), what,
+                         sources);
+  };
+  std::string asmText;
+  if (negativeOperation.empty()) {
+    asmText = atom(llvm::formatv("${0}", pred).str(), operation);
+  } else {
+    // One of two atomics by the sign of the value ($2's top bit).
+    asmText = llvm::formatv("{{\n\t.reg .pred %nonneg, %neg;\n\t"
+                            "setp.ge.s{0} %nonneg, $2, 0;\n\t"
+                            "setp.lt.s{0} %neg, $2, 0;\n\t"
+                            "and.pred %nonneg, %nonneg, ${1};\n\t"
+                            "and.pred %neg, %neg, ${1};\n\t",
+                            bits, pred);
+    asmText += atom("%nonneg", operation) + atom("%neg", negativeOperation);
+    asmText += "}\n\t";
+  }
+  asmText += llvm::formatv("@!${0} mov.b{1} $0, 0;", pred, bits);
 
   unsigned duplicates =
       layout ? layout->getReplicationMask(LinearLayout::Register) : 0;
@@ -714,9 +751,10 @@ struct AtomicRMWLowering : public OpConversionPattern<tt::AtomicRMWOp> {
     if (suffix.empty())
       return op.emitError("no PTX atomic for '")
              << stringifyRMWOp(op.getAtomicRmwOp()) << "' on " << element;
-    return lowerAtomic(op, adaptor.getPtr(), {adaptor.getVal()},
-                       adaptor.getMask(), suffix, op.getSem(), op.getScope(),
-                       *getTypeConverter(), rewriter);
+    return lowerAtomic(
+        op, adaptor.getPtr(), {adaptor.getVal()}, adaptor.getMask(), suffix,
+        op.getSem(), op.getScope(), *getTypeConverter(), rewriter,
+        getFloatMinMaxNegativeAtomic(op.getAtomicRmwOp(), element));
   }
 };
 

@@ -231,8 +231,14 @@ static std::string checkOp(Operation *op, unsigned numWarps) {
   if (auto rmw = dyn_cast<tt::AtomicRMWOp>(op)) {
     Type element = getElementTypeOrSelf(rmw.getType());
     bool isFloat = isa<FloatType>(element);
-    bool fadd = rmw.getAtomicRmwOp() == tt::RMWOp::FADD;
-    if (fadd ? isFloat : (!isFloat && element.getIntOrFloatBitWidth() >= 32))
+    tt::RMWOp kind = rmw.getAtomicRmwOp();
+    bool fadd = kind == tt::RMWOp::FADD;
+    // f32/f64 max and min: two integer atomics split by sign.
+    bool floatMinMax = isFloat &&
+                       (kind == tt::RMWOp::MAX || kind == tt::RMWOp::MIN) &&
+                       (element.isF32() || element.isF64());
+    if (floatMinMax ||
+        (fadd ? isFloat : (!isFloat && element.getIntOrFloatBitWidth() >= 32)))
       return checkAtomicResult(op, numWarps);
     return "this atomic kind and type";
   }

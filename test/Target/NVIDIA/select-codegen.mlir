@@ -84,11 +84,23 @@ module {
 
 // -----
 
-// CHECK: module attributes {tpxgpu.codegen = "scalar"}
+// f32/f64 max and min are two integer atomics split by sign (SIMT); f16's
+// are not covered.
+// CHECK: module attributes {tpxgpu.codegen = "simt"}
 module {
   tt.func public @fmax(%x: !tt.ptr<f32>, %v: f32) {
-    // expected-remark @below {{does not cover this atomic kind and type}}
     %o = tt.atomic_rmw max, acq_rel, gpu, %x, %v : (!tt.ptr<f32>, f32) -> f32
+    tt.return
+  }
+}
+
+// -----
+
+// CHECK: module attributes {tpxgpu.codegen = "scalar"}
+module {
+  tt.func public @fmax_f16(%x: !tt.ptr<f16>, %v: f16) {
+    // expected-remark @below {{does not cover this atomic kind and type}}
+    %o = tt.atomic_rmw max, acq_rel, gpu, %x, %v : (!tt.ptr<f16>, f16) -> f16
     tt.return
   }
 }
