@@ -45,7 +45,7 @@ def main():
         init_min[1] = -1e30
         xs = torch.tensor(x).cuda()
         mx, mn = torch.tensor(init_max).cuda(), torch.tensor(init_min).cuda()
-        minmax_kernel[(triton_cdiv(n, 1024),)](xs, mx, mn, n, SLOTS=slots,
+        minmax_kernel[(tpx.cdiv(n, 1024),)](xs, mx, mn, n, SLOTS=slots,
                                                BLOCK=1024)
         want_max, want_min = init_max.copy(), init_min.copy()
         np.maximum.at(want_max, np.arange(n) % slots, x)
@@ -55,10 +55,6 @@ def main():
         print(dtype.__name__, "max/min:", "PASS" if good else "FAIL")
         ok &= good
     return 0 if ok else 1
-
-
-def triton_cdiv(a, b):
-    return (a + b - 1) // b
 
 
 if __name__ == "__main__":

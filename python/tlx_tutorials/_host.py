@@ -40,13 +40,14 @@ def persistent_tma_matmul(kernel, a, b, config, hopper, cpu):
     stride_cm, stride_cn, **config)` over min(NUM_PROGRAMS, tiles)
     programs, A and B read through TMA descriptors of the config's blocks
     (the warp-specialized GEMMs)."""
+    import tpx
     from tpx.tools.tensor_descriptor import TensorDescriptor
     M, N, K, c, config = matmul_problem(a, b, config, hopper, cpu)
     bm, bn, bk = (config["BLOCK_SIZE_M"], config["BLOCK_SIZE_N"],
                   config["BLOCK_SIZE_K"])
     a_desc = TensorDescriptor.from_tensor(a, [bm, bk])
     b_desc = TensorDescriptor.from_tensor(b, [bk, bn])
-    tiles = -(-M // bm) * -(-N // bn)
+    tiles = tpx.cdiv(M, bm) * tpx.cdiv(N, bn)
     grid = (min(config["NUM_PROGRAMS"], tiles),)
     kernel[grid](a_desc, b_desc, c, M, N, K, *strides(c), **config)
     return c

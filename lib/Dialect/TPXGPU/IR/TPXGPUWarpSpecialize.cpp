@@ -28,15 +28,6 @@ unsigned WarpSpecializeOp::getEndWarp() {
   return std::min<int64_t>(end, std::numeric_limits<unsigned>::max());
 }
 
-/// The first warp of the partition `op` is in (0 outside partitions).
-unsigned tpx::tpxgpu::getWarpStartAt(Operation *op) {
-  for (Region *region = op->getParentRegion(); region;
-       region = region->getParentRegion())
-    if (auto split = dyn_cast<WarpSpecializeOp>(region->getParentOp()))
-      return split.getWarpStarts()[region->getRegionNumber()];
-  return 0;
-}
-
 LogicalResult WarpSpecializeOp::verify() {
   size_t n = getPartitions().size();
   if (n == 0)
@@ -111,12 +102,23 @@ LogicalResult WarpSpecializeOp::verify() {
   return success();
 }
 
-unsigned tpx::tpxgpu::getNumWarpsAt(Operation *op) {
+/// The warp_specialize partition `op` is in and its index, or null.
+static std::pair<WarpSpecializeOp, unsigned> getPartition(Operation *op) {
   for (Region *region = op->getParentRegion(); region;
        region = region->getParentRegion())
     if (auto split = dyn_cast<WarpSpecializeOp>(region->getParentOp()))
-      return split.getNumWarps()[region->getRegionNumber()];
-  return getModuleNumWarps(op);
+      return {split, region->getRegionNumber()};
+  return {WarpSpecializeOp(), 0};
+}
+
+unsigned tpx::tpxgpu::getNumWarpsAt(Operation *op) {
+  auto [split, index] = getPartition(op);
+  return split ? split.getNumWarps()[index] : getModuleNumWarps(op);
+}
+
+unsigned tpx::tpxgpu::getWarpStartAt(Operation *op) {
+  auto [split, index] = getPartition(op);
+  return split ? split.getWarpStarts()[index] : 0;
 }
 
 unsigned tpx::tpxgpu::getBlockWarps(Operation *func) {
