@@ -130,8 +130,16 @@ uint64_t tpx::getScratchBytes(Operation *op) {
         bytes += 2 * getPaddedTileBytes(type);
     return bytes;
   }
-  if (isa<tt::AtomicRMWOp, tt::AtomicCASOp>(op))
-    return 8;
+  if (isa<tt::AtomicRMWOp, tt::AtomicCASOp>(op)) {
+    // A scalar's old value goes from thread 0 to all; a tensor's from each
+    // element's owner to the threads replicating it, when it is used.
+    std::optional<LinearLayout> layout = linearLayoutOf(op->getResult(0));
+    if (!layout || op->getResult(0).use_empty() ||
+        (!layout->getReplicationMask(LinearLayout::Lane) &&
+         !layout->getReplicationMask(LinearLayout::Warp)))
+      return 8;
+    return std::max<uint64_t>(8, wholeTensor());
+  }
   return 0;
 }
 

@@ -13,6 +13,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
+#include <functional>
+
 using namespace mlir;
 using namespace tpx;
 using namespace tpx::gpu_lowering;
@@ -173,6 +175,71 @@ struct BitcastLowering : public OpConversionPattern<tt::BitcastOp> {
   }
 };
 
+/// A tt elementwise op with a scalar equivalent (`build`) in arith or math,
+/// which the llir stage lowers further (math through libdevice).
+template <typename OpTy>
+struct ScalarEquivalentLowering : public OpConversionPattern<OpTy> {
+  using ScalarBuilder =
+      std::function<Value(OpBuilder &, Location, OpTy, ArrayRef<Value>)>;
+  ScalarEquivalentLowering(TypeConverter &converter, MLIRContext *context,
+                           ScalarBuilder build)
+      : OpConversionPattern<OpTy>(converter, context),
+        build(std::move(build)) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    return replacePerRegister(op, adaptor.getOperands(),
+                              *this->getTypeConverter(), rewriter,
+                              [&](unsigned, ArrayRef<Value> args) {
+                                return build(rewriter, op.getLoc(), op, args);
+                              });
+  }
+
+  ScalarBuilder build;
+};
+
+/// tt.extern_elementwise of a libdevice function: a call of the `__nv_*`
+/// symbol per register; the PTX emitter links libdevice, which defines it.
+/// (The coverage check keeps other symbols off this path: nothing on the
+/// device would define them.)
+struct ExternElementwiseLowering
+    : public OpConversionPattern<tt::ExternElementwiseOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::ExternElementwiseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    StringRef symbol = op.getSymbol();
+    if (!symbol.starts_with("__nv_"))
+      return op.emitError("the GPU code generator calls only libdevice "
+                          "functions (__nv_*), not '")
+             << symbol << "'";
+    Type result = getScalarType(*getTypeConverter(), op.getType());
+    SmallVector<Type> params;
+    for (Value src : op.getSrcs())
+      params.push_back(getScalarType(*getTypeConverter(), src.getType()));
+    auto calleeType = LLVM::LLVMFunctionType::get(result, params);
+    auto module = op->getParentOfType<ModuleOp>();
+    auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>(symbol);
+    if (!callee) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      callee = LLVM::LLVMFuncOp::create(rewriter, op.getLoc(), symbol,
+                                        calleeType);
+    } else if (callee.getFunctionType() != calleeType) {
+      return op.emitError("'")
+             << symbol << "' is called with the types " << calleeType
+             << " here and " << callee.getFunctionType() << " elsewhere";
+    }
+    return replacePerRegister(
+        op, adaptor.getOperands(), *getTypeConverter(), rewriter,
+        [&](unsigned, ArrayRef<Value> args) -> Value {
+          return LLVM::CallOp::create(rewriter, op.getLoc(), callee, args)
+              .getResult();
+        });
+  }
+};
+
 } // namespace
 
 void gpu_lowering::populateElementwisePatterns(TensorTypeConverter &converter,
@@ -182,5 +249,40 @@ void gpu_lowering::populateElementwisePatterns(TensorTypeConverter &converter,
   patterns
       .add<ConstantLowering, SplatLowering, MakeRangeLowering, AddPtrLowering,
            BitcastLowering, CastLowering<tt::IntToPtrOp, LLVM::IntToPtrOp>,
-           CastLowering<tt::PtrToIntOp, LLVM::PtrToIntOp>>(converter, context);
+           CastLowering<tt::PtrToIntOp, LLVM::PtrToIntOp>,
+           ExternElementwiseLowering>(converter, context);
+  // clampf: with propagateNan = all a NaN anywhere gives NaN (maximumf /
+  // minimumf); otherwise NaN bounds are ignored (maxnumf / minnumf).
+  patterns.add<ScalarEquivalentLowering<tt::ClampFOp>>(
+      converter, context,
+      [](OpBuilder &b, Location loc, tt::ClampFOp op,
+         ArrayRef<Value> args) -> Value {
+        if (op.getPropagateNan() == tt::PropagateNan::ALL)
+          return arith::MinimumFOp::create(
+              b, loc, arith::MaximumFOp::create(b, loc, args[0], args[1]),
+              args[2]);
+        return arith::MinNumFOp::create(
+            b, loc, arith::MaxNumFOp::create(b, loc, args[0], args[1]),
+            args[2]);
+      });
+  // Without fast-math flags these are IEEE-rounded: sqrt.rn and div.rn.
+  patterns.add<ScalarEquivalentLowering<tt::PreciseSqrtOp>>(
+      converter, context,
+      [](OpBuilder &b, Location loc, tt::PreciseSqrtOp,
+         ArrayRef<Value> args) -> Value {
+        return math::SqrtOp::create(b, loc, args[0]);
+      });
+  patterns.add<ScalarEquivalentLowering<tt::PreciseDivFOp>>(
+      converter, context,
+      [](OpBuilder &b, Location loc, tt::PreciseDivFOp,
+         ArrayRef<Value> args) -> Value {
+        return arith::DivFOp::create(b, loc, args[0], args[1]);
+      });
+  patterns.add<ScalarEquivalentLowering<tt::MulhiUIOp>>(
+      converter, context,
+      [](OpBuilder &b, Location loc, tt::MulhiUIOp,
+         ArrayRef<Value> args) -> Value {
+        return arith::MulUIExtendedOp::create(b, loc, args[0], args[1])
+            .getHigh();
+      });
 }

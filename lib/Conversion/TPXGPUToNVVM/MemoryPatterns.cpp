@@ -633,9 +633,59 @@ static std::string getFloatMinMaxNegativeAtomic(tt::RMWOp kind, Type element) {
   return (kind == tt::RMWOp::MAX ? "min.u" : "max.u") + width;
 }
 
+/// Hands the old values `results` of an atomic, valid in the thread that
+/// ran it (`owner`; null when every holder did), to every thread holding
+/// the element: the owner stores it at the element's place in scratch,
+/// and after a barrier every holder loads it.
+static SmallVector<Value> shareOldValues(OpBuilder &b, Location loc,
+                                         Operation *op,
+                                         const LinearLayout &layout,
+                                         ArrayRef<int64_t> shape,
+                                         ArrayRef<Value> results, Value owner,
+                                         const PtxRegister &reg,
+                                         Type element) {
+  Type storage = reg.registerType;
+  int64_t elements = 1;
+  for (int64_t size : shape)
+    elements *= size;
+  unsigned bytes = getSharedElementBytes(storage);
+  Value base = getSharedMemoryBase(b, loc, op, elements * bytes);
+  ThreadIds ids = getThreadIds(b, loc);
+  SmallVector<Value> thread = getThreadCoordinate(b, loc, layout, ids);
+  SmallVector<Value> addresses;
+  for (unsigned r = 0, e = layout.getNumRegisters(); r < e; ++r) {
+    Value index = linearize(
+        b, loc, getElementCoordinate(b, loc, layout, r, thread), shape);
+    addresses.push_back(LLVM::GEPOp::create(b, loc, base.getType(), storage,
+                                            base,
+                                            ArrayRef<LLVM::GEPArg>{index}));
+  }
+  Value always = LLVM::ConstantOp::create(b, loc, b.getI1Type(),
+                                          b.getBoolAttr(true));
+  // Earlier readers of the scratch must be done with it.
+  emitBarrier(b, loc);
+  for (unsigned r = 0, e = layout.getNumRegisters(); r < e; ++r) {
+    if (!isCanonicalRegister(layout, r))
+      continue;
+    inlinePtx(b, loc, Type(),
+              {addresses[r], toRegister(b, loc, results[r], reg),
+               owner ? owner : always},
+              llvm::formatv("@$2 st.shared.b{0} [ $0 ], $1;",
+                            storage.getIntOrFloatBitWidth())
+                  .str(),
+              llvm::formatv("r,{0},b", reg.constraint).str(), true);
+  }
+  emitBarrier(b, loc);
+  SmallVector<Value> shared;
+  for (Value address : addresses)
+    shared.push_back(fromRegister(
+        b, loc, LLVM::LoadOp::create(b, loc, storage, address), element));
+  return shared;
+}
+
 /// Atomics run once per element, in its owner thread. When several threads
-/// hold an element and the old value is used, the others would need it
-/// too; that case is rejected rather than returning garbage.
+/// hold an element and the old value is used, the others get it through
+/// shared memory (shareOldValues).
 static LogicalResult lowerAtomic(Operation *op, Value loweredPtr,
                                  ArrayRef<Value> loweredOperands,
                                  Value loweredMask, StringRef operation,
@@ -653,12 +703,6 @@ static LogicalResult lowerAtomic(Operation *op, Value loweredPtr,
   if (!getOptionalLayout(op, resultType, layout))
     return failure();
   bool resultUsed = !op->getResult(0).use_empty();
-  if (resultUsed && layout &&
-      (layout->getReplicationMask(LinearLayout::Lane) ||
-       layout->getReplicationMask(LinearLayout::Warp)))
-    return op->emitError("the GPU code generator cannot return the old "
-                         "values of an atomic whose layout replicates "
-                         "elements across threads");
 
   SmallVector<Value> pointers = unpack(rewriter, loc, loweredPtr);
   unsigned count = pointers.size();
@@ -719,6 +763,11 @@ static LogicalResult lowerAtomic(Operation *op, Value loweredPtr,
 
   Value result = results.front();
   if (layout) {
+    if (resultUsed && (layout->getReplicationMask(LinearLayout::Lane) ||
+                       layout->getReplicationMask(LinearLayout::Warp)))
+      results = shareOldValues(rewriter, loc, op, *layout,
+                               cast<RankedTensorType>(resultType).getShape(),
+                               results, owner, *reg, element);
     result = pack(rewriter, loc, converter.convertType(resultType), results);
   } else if (resultUsed) {
     // Thread 0 did the atomic: hand its old value to every thread.

@@ -100,21 +100,6 @@ static std::string checkRegisterBudget(Type type, unsigned numWarps) {
       .str();
 }
 
-/// A tensor atomic whose old values are used needs each element in one
-/// thread: the SIMT lowering runs it in the element's owner and hands the
-/// old value on only for scalars (through shared memory), not to the
-/// replicas of a tensor element (MemoryPatterns.cpp). A tensor with fewer
-/// elements than the block has threads is always replicated.
-static std::string checkAtomicResult(Operation *op, unsigned numWarps) {
-  if (op->getNumResults() != 1 || op->getResult(0).use_empty())
-    return "";
-  auto tensor = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!tensor || tensor.getNumElements() >= int64_t(numWarps) * 32)
-    return "";
-  return "atomics whose old values are used on fewer elements than the "
-         "block has threads";
-}
-
 /// Why the SIMT lowering of tt.fp_to_fp (FloatConversionPatterns.cpp)
 /// cannot convert `op`; empty if it can: fp8 conversions round to nearest
 /// even (cvt has no other mode for them) and narrowing toward zero starts
@@ -219,14 +204,21 @@ static std::string checkOp(Operation *op, unsigned numWarps) {
           tt::ExpandDimsOp, tt::ReshapeOp, tt::TransOp, tt::JoinOp, tt::SplitOp,
           tt::IntToPtrOp, tt::PtrToIntOp, tt::BitcastOp, tt::AddPtrOp,
           tt::LoadOp, tt::StoreOp, tt::DotOp, tt::ReduceOp, tt::ReduceReturnOp,
-          tt::ScanOp, tt::ScanReturnOp>(op))
+          tt::ScanOp, tt::ScanReturnOp, tt::ClampFOp, tt::PreciseSqrtOp,
+          tt::PreciseDivFOp, tt::MulhiUIOp>(op))
     return "";
+  // Only libdevice defines functions on the device (the PTX emitter links
+  // it); the one-thread path reports other symbols.
+  if (auto call = dyn_cast<tt::ExternElementwiseOp>(op))
+    return call.getSymbol().starts_with("__nv_")
+               ? ""
+               : "external functions other than libdevice's";
   // The SIMT lowering's atom.cas covers 32- and 64-bit elements.
   if (auto cas = dyn_cast<tt::AtomicCASOp>(op)) {
     unsigned bits = getElementTypeOrSelf(cas.getType()).getIntOrFloatBitWidth();
     if (bits != 32 && bits != 64)
       return "atomic_cas on this element type";
-    return checkAtomicResult(op, numWarps);
+    return "";
   }
   if (auto rmw = dyn_cast<tt::AtomicRMWOp>(op)) {
     Type element = getElementTypeOrSelf(rmw.getType());
@@ -237,9 +229,13 @@ static std::string checkOp(Operation *op, unsigned numWarps) {
     bool floatMinMax = isFloat &&
                        (kind == tt::RMWOp::MAX || kind == tt::RMWOp::MIN) &&
                        (element.isF32() || element.isF64());
-    if (floatMinMax ||
+    // Exchange moves bits, whatever they mean.
+    bool exchange = kind == tt::RMWOp::XCHG &&
+                    (isa<tt::PointerType>(element) ||
+                     element.getIntOrFloatBitWidth() >= 32);
+    if (floatMinMax || exchange ||
         (fadd ? isFloat : (!isFloat && element.getIntOrFloatBitWidth() >= 32)))
-      return checkAtomicResult(op, numWarps);
+      return "";
     return "this atomic kind and type";
   }
   if (isa<ModuleOp>(op))
