@@ -12,13 +12,16 @@
 //                      f32 first, exactly)
 //
 // so downcasts round to nearest even and saturate to the largest finite
-// value (NaN stays NaN), as the CPU target's conversions do. fp8 -> fp8
+// value (NaN stays NaN), as the CPU target's conversions do. cvt has no
+// round-toward-zero form for fp8: that one widens to f32 and encodes in
+// integer arithmetic (tpx::encodeFloat8, shared with the CPU). fp8 -> fp8
 // goes through f16. Between the other types: fpext, fptrunc for
 // round-to-nearest-even, cvt.rz for round-toward-zero.
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringUtils.h"
 
+#include "tpx/Conversion/Float8Encoding.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
 
 using namespace mlir;
@@ -84,6 +87,13 @@ static Value convertFloat(OpBuilder &b, Location loc, Value value, Type src,
     return dst.isF16() ? half
                        : convertFloat(b, loc, half, b.getF16Type(), dst, false);
   }
+  if (isFp8(dst) && towardZero) {
+    // f16 and bf16 widen exactly.
+    if (!src.isF32())
+      value = LLVM::FPExtOp::create(b, loc, b.getF32Type(), value);
+    return encodeFloat8(b, loc, value, cast<FloatType>(dst),
+                        /*towardZero=*/true);
+  }
   if (isFp8(dst)) {
     if (!src.isF16() && !src.isF32())
       value = convertFloat(b, loc, value, src, b.getF32Type(), false);
@@ -111,11 +121,11 @@ struct FpToFpLowering : public OpConversionPattern<tt::FpToFpOp> {
     Type dst = getElementTypeOrSelf(op.getType());
     bool towardZero =
         op.getRounding() && *op.getRounding() == tt::RoundingMode::RTZ;
-    if (towardZero && isFp8(dst))
-      return op.emitError("tt.fp_to_fp to an 8-bit float rounds to nearest "
-                          "even only on NVIDIA GPUs (cvt has no .rz form for "
-                          "them)");
-    if (towardZero && !src.isF32() && !isFp8(src) &&
+    if (towardZero && isFp8(dst) && src.getIntOrFloatBitWidth() > 32)
+      return op.emitError("round-toward-zero conversions to 8-bit floats are "
+                          "lowered from f32, f16 and bf16 only, got ")
+             << src;
+    if (towardZero && !isFp8(dst) && !src.isF32() && !isFp8(src) &&
         dst.getIntOrFloatBitWidth() <= src.getIntOrFloatBitWidth())
       return op.emitError("round-toward-zero narrowing is lowered from f32 "
                           "only, got ")

@@ -101,9 +101,9 @@ static std::string checkRegisterBudget(Type type, unsigned numWarps) {
 }
 
 /// Why the SIMT lowering of tt.fp_to_fp (FloatConversionPatterns.cpp)
-/// cannot convert `op`; empty if it can: fp8 conversions round to nearest
-/// even (cvt has no other mode for them) and narrowing toward zero starts
-/// from f32; f64 <-> fp8 would round twice.
+/// cannot convert `op`; empty if it can: narrowing toward zero starts from
+/// f32 (or, to fp8, from f16/bf16, widened exactly); f64 <-> fp8 would
+/// round twice.
 static std::string checkFpToFp(tt::FpToFpOp op) {
   Type src = getElementTypeOrSelf(op.getSrc().getType());
   Type dst = getElementTypeOrSelf(op.getType());
@@ -111,9 +111,7 @@ static std::string checkFpToFp(tt::FpToFpOp op) {
       op.getRounding() && *op.getRounding() == tt::RoundingMode::RTZ;
   if ((isFp8(src) && dst.isF64()) || (isFp8(dst) && src.isF64()))
     return "conversions between f64 and 8-bit floats";
-  if (towardZero && isFp8(dst))
-    return "round-toward-zero conversions to 8-bit floats";
-  if (towardZero && !src.isF32() && !isFp8(src) &&
+  if (towardZero && !isFp8(dst) && !src.isF32() && !isFp8(src) &&
       dst.getIntOrFloatBitWidth() <= src.getIntOrFloatBitWidth())
     return "round-toward-zero narrowing from other types than f32";
   return "";

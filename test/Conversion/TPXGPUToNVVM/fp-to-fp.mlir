@@ -72,3 +72,29 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
     tt.return %y : tensor<128xbf16, #b>
   }
 }
+
+// -----
+
+// Round-toward-zero to fp8 (cvt has no .rz form for fp8): encoded from f32
+// in integer arithmetic, truncating the significand (no rounding carry);
+// f16 widens to f32 first.
+#b = #tpxgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// CHECK-LABEL: llvm.func internal @rtz_fp8
+// CHECK-NOT: cvt.rn.satfinite
+// CHECK: arith.bitcast %{{.*}} : f32 to i32
+// CHECK: arith.shrui
+// CHECK: arith.trunci %{{.*}} : i32 to i8
+// CHECK-LABEL: llvm.func internal @rtz_fp8_f16
+// CHECK: llvm.fpext %{{.*}} : f16 to f32
+// CHECK: arith.trunci %{{.*}} : i32 to i8
+module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
+  tt.func private @rtz_fp8(%a: tensor<128xf32, #b>) -> tensor<128xf8E4M3FN, #b> {
+    %x = tt.fp_to_fp %a, rounding = rtz : tensor<128xf32, #b> -> tensor<128xf8E4M3FN, #b>
+    tt.return %x : tensor<128xf8E4M3FN, #b>
+  }
+  tt.func private @rtz_fp8_f16(%h: tensor<128xf16, #b>) -> tensor<128xf8E5M2, #b> {
+    %y = tt.fp_to_fp %h, rounding = rtz : tensor<128xf16, #b> -> tensor<128xf8E5M2, #b>
+    tt.return %y : tensor<128xf8E5M2, #b>
+  }
+}
