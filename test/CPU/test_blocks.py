@@ -188,6 +188,9 @@ def test_descriptor_reduce_add(tmp_path):
                 if 0 <= i < M and 0 <= j < N:
                     want[i, j] += p
     check(tmp_path, "desc_red", ttir, [Buf(a, want)], grid=(8, 1, 1))
+    # The GPU's rewrite into masked atomics computes the same.
+    check_rewritten(tmp_path / "lowered", "desc_red", ttir, [Buf(a, want)],
+                    "--tpxgpu-lower-tensor-descriptors", grid=(8, 1, 1))
 
 
 def test_descriptor_gather_scatter(tmp_path):
@@ -225,5 +228,10 @@ def test_descriptor_gather_scatter(tmp_path):
         for c in range(16):
             if 0 <= r < M and 30 + c < N:
                 want[r, 30 + c] = -g[k, c]
-    check(tmp_path, "desc_gs", ttir,
-          [Buf(a), Buf(idx), Buf(dst), Buf(np.zeros((8, 16), np.float32), g), Buf(out, want)])
+    args = [Buf(a), Buf(idx), Buf(dst), Buf(np.zeros((8, 16), np.float32), g),
+            Buf(out, want)]
+    check(tmp_path, "desc_gs", ttir, args)
+    # The GPU's rewrite into masked pointer-tensor loads and stores computes
+    # the same.
+    check_rewritten(tmp_path / "lowered", "desc_gs", ttir, args,
+                    "--tpxgpu-lower-tensor-descriptors")

@@ -40,10 +40,15 @@ std::pair<Value, Value> tpx::buildBlockPointers(OpBuilder &b, Location loc,
     auto line = [&](Type element) {
       return RankedTensorType::get({shape[d]}, element);
     };
-    Value position = arith::AddIOp::create(
-        b, loc, tt::SplatOp::create(b, loc, line(i32), block.offsets[d]),
-        tt::MakeRangeOp::create(b, loc, line(i32), 0,
-                                static_cast<uint32_t>(shape[d])));
+    Value position =
+        d == 0 && block.rows
+            ? block.rows
+            : arith::AddIOp::create(
+                  b, loc,
+                  tt::SplatOp::create(b, loc, line(i32), block.offsets[d]),
+                  tt::MakeRangeOp::create(b, loc, line(i32), 0,
+                                          static_cast<uint32_t>(shape[d])))
+                  .getResult();
     Value wide = arith::ExtSIOp::create(b, loc, line(i64), position);
     Value scaled = arith::MulIOp::create(
         b, loc, wide, tt::SplatOp::create(b, loc, line(i64), block.strides[d]));

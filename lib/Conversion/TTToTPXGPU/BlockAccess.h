@@ -24,6 +24,10 @@ struct StridedBlock {
   llvm::SmallVector<mlir::Value> strides; // i64
   llvm::SmallVector<mlir::Value> offsets; // i32
   mlir::RankedTensorType blockType;       // tensor<... x T>
+  /// When set (tensor<blockType.shape[0] x i32>, descriptor gather and
+  /// scatter): row i of the block is row `rows[i]` of the tensor, in place
+  /// of offsets[0] + i.
+  mlir::Value rows;
 };
 
 /// The pointer tensor of `block` and the mask of its elements that exist

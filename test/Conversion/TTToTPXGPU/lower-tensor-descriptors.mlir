@@ -128,3 +128,48 @@ module {
     tt.return
   }
 }
+
+// -----
+
+// Gather and scatter through a descriptor with 1 x 16 blocks: rows from the
+// index tensor, 16 columns from the y offset, out-of-bounds rows and columns
+// read as zero and dropped on store. A reduction is a masked relaxed atomic
+// per element (add on floats: fadd).
+// CHECK-LABEL: tt.func public @gather_scatter_reduce
+// CHECK-NOT: tt.descriptor_
+// CHECK: %[[ROWS:.*]] = arith.extsi %[[X:.*]] : tensor<8xi32> to tensor<8xi64>
+// CHECK: arith.cmpi sge, %[[X]], %{{.*}} : tensor<8xi32>
+// CHECK: %[[G:.*]] = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<8x16x!tt.ptr<f32>>
+// CHECK: tt.store %{{.*}}, %[[G]], %{{.*}} : tensor<8x16x!tt.ptr<f32>>
+// CHECK: tt.atomic_rmw fadd, relaxed, gpu, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<4x16x!tt.ptr<f32>>, tensor<4x16xf32>, tensor<4x16xi1>) -> tensor<4x16xf32>
+module {
+  tt.func public @gather_scatter_reduce(%a: !tt.ptr<f32>, %m: i32, %n: i32, %x: tensor<8xi32>, %y: i32, %v: tensor<4x16xf32>) {
+    %n64 = arith.extsi %n : i32 to i64
+    %one = arith.constant 1 : i64
+    %in = tt.addptr %a, %m : !tt.ptr<f32>, i32
+    %d = tt.make_tensor_descriptor %in, [%m, %n], [%n64, %one] : !tt.ptr<f32>, !tt.tensordesc<tensor<1x16xf32>>
+    %g = tt.descriptor_gather %d[%x, %y] : (!tt.tensordesc<tensor<1x16xf32>>, tensor<8xi32>, i32) -> tensor<8x16xf32>
+    tt.descriptor_scatter %d[%x, %y], %g : !tt.tensordesc<tensor<1x16xf32>>, tensor<8xi32>, i32, tensor<8x16xf32>
+    %e = tt.make_tensor_descriptor %in, [%m, %n], [%n64, %one] : !tt.ptr<f32>, !tt.tensordesc<tensor<4x16xf32>>
+    tt.descriptor_reduce add, %e[%y, %y], %v : !tt.tensordesc<tensor<4x16xf32>>, tensor<4x16xf32>
+    tt.return
+  }
+}
+
+// -----
+
+// Wrapping increments have no tt.atomic_rmw: such a descriptor stays (for
+// the one-thread path).
+// CHECK-LABEL: tt.func public @reduce_inc
+// CHECK: tt.make_tensor_descriptor
+// CHECK: tt.descriptor_reduce inc
+module {
+  tt.func public @reduce_inc(%a: !tt.ptr<i32>, %m: i32, %n: i32, %y: i32, %v: tensor<4x16xi32>) {
+    %n64 = arith.extsi %n : i32 to i64
+    %one = arith.constant 1 : i64
+    %in = tt.addptr %a, %m : !tt.ptr<i32>, i32
+    %e = tt.make_tensor_descriptor %in, [%m, %n], [%n64, %one] : !tt.ptr<i32>, !tt.tensordesc<tensor<4x16xi32>>
+    tt.descriptor_reduce inc, %e[%y, %y], %v : !tt.tensordesc<tensor<4x16xi32>>, tensor<4x16xi32>
+    tt.return
+  }
+}
