@@ -53,8 +53,29 @@ struct ElementwiseArithLowering : public ConversionPattern {
   }
 };
 
-/// Splat tensor constants: the scalar constant in every register. Other
-/// dense constants differ per thread and are rejected.
+/// The i8 bits of an fp8 or i1 constant (LLVM has no 8-bit float and
+/// packs i1 arrays), else `dense` itself; flattened to one dimension.
+static DenseElementsAttr getStorableValues(DenseElementsAttr dense) {
+  Type element = dense.getElementType();
+  auto flat = [&](Type type) {
+    return RankedTensorType::get({dense.getNumElements()}, type);
+  };
+  Builder b(dense.getContext());
+  if (element.isInteger(1)) {
+    SmallVector<int8_t> bytes;
+    for (bool bit : dense.getValues<bool>())
+      bytes.push_back(bit);
+    return DenseElementsAttr::get(flat(b.getI8Type()), ArrayRef(bytes));
+  }
+  if (isa<FloatType>(element) && element.getIntOrFloatBitWidth() == 8)
+    return dense.reshape(flat(element)).bitcast(b.getI8Type());
+  return dense.reshape(flat(element));
+}
+
+/// Tensor constants. A splat is the scalar constant in every register.
+/// Other values differ per thread: they are a table in global memory,
+/// which each register reads at its element's index (a kernel's tables
+/// are small, and stay in the caches).
 struct ConstantLowering : public OpConversionPattern<arith::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -64,17 +85,69 @@ struct ConstantLowering : public OpConversionPattern<arith::ConstantOp> {
     if (!tensorType)
       return failure();
     auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
-    if (!dense || !dense.isSplat())
-      return op.emitError("non-splat tensor constants are not supported by "
-                          "the GPU code generator");
-    Value scalar = arith::ConstantOp::create(
-        rewriter, op.getLoc(),
-        cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+    if (!dense)
+      return op.emitError("the GPU code generator lowers dense tensor "
+                          "constants only");
     Type resultType = getTypeConverter()->convertType(tensorType);
     if (!resultType)
       return failure();
-    SmallVector<Value> values(getNumRegisters(resultType), scalar);
-    rewriter.replaceOp(op, pack(rewriter, op.getLoc(), resultType, values));
+    Location loc = op.getLoc();
+    if (dense.isSplat()) {
+      auto splat = cast<TypedAttr>(dense.getSplatValue<Attribute>());
+      Value scalar;
+      // fp8 values are their i8 bits here.
+      if (isa<FloatType>(splat.getType()) &&
+          splat.getType().getIntOrFloatBitWidth() == 8)
+        scalar = LLVM::ConstantOp::create(
+            rewriter, loc, rewriter.getI8Type(),
+            rewriter.getIntegerAttr(
+                rewriter.getI8Type(),
+                cast<FloatAttr>(splat).getValue().bitcastToAPInt()));
+      else
+        scalar = arith::ConstantOp::create(rewriter, loc, splat);
+      SmallVector<Value> values(getNumRegisters(resultType), scalar);
+      rewriter.replaceOp(op, pack(rewriter, loc, resultType, values));
+      return success();
+    }
+    std::optional<LinearLayout> layout = getLayout(op, tensorType);
+    if (!layout)
+      return failure();
+    DenseElementsAttr values = getStorableValues(dense);
+    Type stored = values.getElementType();
+    auto module = op->getParentOfType<ModuleOp>();
+    auto arrayType =
+        LLVM::LLVMArrayType::get(stored, uint64_t(values.getNumElements()));
+    std::string name;
+    for (unsigned n = 0; name.empty() || module.lookupSymbol(name); ++n)
+      name = "tpx_constant_" + std::to_string(n);
+    LLVM::GlobalOp table;
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      table = LLVM::GlobalOp::create(rewriter, loc, arrayType,
+                                     /*isConstant=*/true,
+                                     LLVM::Linkage::Internal, name, values,
+                                     /*alignment=*/16, kGlobalAddressSpace);
+    }
+    Value base = LLVM::AddressOfOp::create(rewriter, loc, table);
+    SmallVector<Value> thread = getThreadCoordinate(
+        rewriter, loc, *layout, getThreadIds(rewriter, loc));
+    Type element = convertElementType(tensorType.getElementType());
+    SmallVector<Value> registers;
+    for (unsigned r = 0, e = layout->getNumRegisters(); r < e; ++r) {
+      Value index = linearize(
+          rewriter, loc,
+          getElementCoordinate(rewriter, loc, *layout, r, thread),
+          tensorType.getShape());
+      Value address = LLVM::GEPOp::create(rewriter, loc, base.getType(),
+                                          stored, base,
+                                          ArrayRef<LLVM::GEPArg>{index});
+      Value loaded = LLVM::LoadOp::create(rewriter, loc, stored, address);
+      if (element.isInteger(1))
+        loaded = LLVM::TruncOp::create(rewriter, loc, element, loaded);
+      registers.push_back(loaded);
+    }
+    rewriter.replaceOp(op, pack(rewriter, loc, resultType, registers));
     return success();
   }
 };

@@ -118,8 +118,8 @@ static std::string checkFpToFp(tt::FpToFpOp op) {
 }
 
 /// fp8 values (not pointers to them) are bytes on the SIMT path: loaded,
-/// stored, carried by loops, staged for wgmma and converted by
-/// tt.fp_to_fp, not otherwise computed with (no constants or FMA /
+/// stored, carried by loops, made by constants, staged for wgmma and
+/// converted by tt.fp_to_fp, not otherwise computed with (no FMA /
 /// mma.sync dots: the one-thread path does those in software).
 static std::string checkFp8Values(Operation *op, unsigned numWarps) {
   bool hasFp8 = llvm::any_of(
@@ -133,7 +133,7 @@ static std::string checkFp8Values(Operation *op, unsigned numWarps) {
                : "dots of 8-bit floats that wgmma cannot run";
   if (isa<tt::LoadOp, tt::StoreOp, tt::DescriptorLoadOp, tt::DescriptorStoreOp,
           tt::FuncOp, tt::ReturnOp, scf::ForOp, scf::YieldOp, scf::IfOp,
-          tt::FpToFpOp>(op))
+          tt::FpToFpOp, arith::ConstantOp>(op))
     return "";
   return "8-bit float values in this op (the SIMT path only loads, stores, "
          "converts (tt.fp_to_fp) and feeds them to wgmma; the one-thread "
