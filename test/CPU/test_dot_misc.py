@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from tpxcase import (Buf, Scalar, check, expect_fail, kernel, load1d, load2d,
+from tpxcase import (Buf, Scalar, check, check_rewritten, expect_fail, kernel, load1d, load2d,
                      offsets2d, ptrs, range_, run_case, store1d, store2d)
 from test_dtypes import from_bf16, to_bf16
 
@@ -94,9 +94,41 @@ def test_dot_scaled_e2m1_e4m3(tmp_path):
     asc = np.repeat(2.0 ** (as_.astype(np.float64) - 127), 32, axis=1)
     bsc = np.repeat(2.0 ** (bs.astype(np.float64) - 127), 32, axis=1).T
     want = ((aval * asc) @ (bval * bsc)).astype(np.float32)
-    check(tmp_path, "dot_scaled", ttir,
-          [Buf(packed.view(np.int8)), Buf(as_.view(np.int8)), Buf(bcodes, dtype="f8e4m3fn"),
-           Buf(bs.view(np.int8)), Buf(np.zeros((M, N), np.float32), want, rtol=1e-5, atol=1e-5)])
+    args = [Buf(packed.view(np.int8)), Buf(as_.view(np.int8)), Buf(bcodes, dtype="f8e4m3fn"),
+            Buf(bs.view(np.int8)), Buf(np.zeros((M, N), np.float32), want, rtol=1e-5, atol=1e-5)]
+    check(tmp_path, "dot_scaled", ttir, args)
+    # The GPU's decomposition (bf16 operands of a tt.dot) computes the same.
+    check_rewritten(tmp_path / "lowered", "dot_scaled", ttir, args,
+                    "--tpxgpu-decompose-scaled-dots")
+
+
+def test_dot_scaled_e5m2_e2m1_rhs_packed(tmp_path):
+    # lhs: e5m2 without scales; rhs: e2m1 packed two per byte along K (low
+    # nibble first), with scales.
+    from test_fp8 import decode
+    M, K, N = 16, 64, 32
+    body = load2d("%a", "a_ptr", "f8E5M2", M, K)
+    body += load2d("%b", "b_ptr", "i8", K // 2, N) + load2d("%bs", "bs_ptr", "i8", N, K // 32)
+    body += f"    %z = arith.constant dense<0.0> : tensor<{M}x{N}xf32>\n"
+    body += (f"    %d = tt.dot_scaled %a, %b scale %bs, %z lhs = e5m2 rhs = e2m1 {{fastMath = false}} : "
+             f"tensor<{M}x{K}xf8E5M2> * tensor<{K//2}x{N}xi8>, tensor<{N}x{K//32}xi8> -> tensor<{M}x{N}xf32>\n")
+    body += store2d("d_ptr", "f32", M, N, "%d", "d")
+    ttir = kernel("dot_scaled_rhs", [("a_ptr", "!tt.ptr<f8E5M2>"), ("b_ptr", "!tt.ptr<i8>"),
+                                     ("bs_ptr", "!tt.ptr<i8>"), ("d_ptr", "!tt.ptr<f32>")], body)
+    acodes = rng.integers(0, 256, (M, K)).astype(np.uint8)
+    acodes[(acodes & 0x7C) == 0x7C] = 0x3C  # no infinities or NaNs
+    aval = decode(acodes, "e5m2")
+    nib = rng.integers(0, 16, (K, N)).astype(np.uint8)
+    packed = (nib[0::2, :] | (nib[1::2, :] << 4)).astype(np.uint8)
+    bval = np.where(nib & 8, -1, 1) * E2M1[nib & 7]
+    bs = rng.integers(120, 134, (N, K // 32)).astype(np.uint8)
+    bsc = np.repeat(2.0 ** (bs.astype(np.float64) - 127), 32, axis=1).T
+    want = (aval @ (bval * bsc)).astype(np.float32)
+    args = [Buf(acodes, dtype="f8e5m2"), Buf(packed.view(np.int8)), Buf(bs.view(np.int8)),
+            Buf(np.zeros((M, N), np.float32), want, rtol=1e-4, atol=1e-4)]
+    check(tmp_path, "dot_scaled_rhs", ttir, args)
+    check_rewritten(tmp_path / "lowered", "dot_scaled_rhs", ttir, args,
+                    "--tpxgpu-decompose-scaled-dots")
 
 
 def test_extern_libdevice(tmp_path):

@@ -58,11 +58,12 @@ def test_round_trip_of_the_effective_text(target):
     assert p.target == target
     assert p.stages[0] == "ttir"
     # NVIDIA's ttir also folds additions into dots (as Triton's combine
-    # does) and lowers block pointers and descriptors, so that the coverage
-    # check after it sees what the simt pipeline will compile.
+    # does), lowers block pointers and descriptors and decomposes scaled
+    # dots, so that the coverage check after it sees what the simt pipeline
+    # will compile.
     extra = ([] if not target.startswith("sm_") else
              ["tt-combine-dot-add", "tpxgpu-lower-tensor-descriptors",
-              "tpxgpu-lower-block-pointers"])
+              "tpxgpu-lower-block-pointers", "tpxgpu-decompose-scaled-dots"])
     assert p.passes("ttir") == CPU_DEFAULT_TTIR + extra
 
 

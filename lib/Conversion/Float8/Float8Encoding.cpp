@@ -26,7 +26,7 @@ struct Float8Format {
   uint32_t nanCode;       // positive quiet NaN
   bool hasNegativeZero;
   std::optional<uint32_t> infCode; // positive infinity, if the format has one
-  SmallVector<float> decoded; // value of every code 0..255
+  SmallVector<float> decoded;      // value of every code 0..255
 };
 } // namespace
 
@@ -63,11 +63,13 @@ SmallVector<float> tpx::getFloat8Values(FloatType type) {
   return describe(type).decoded;
 }
 
-Value tpx::encodeFloat8(OpBuilder &b, Location loc, Value value,
-                        FloatType type, bool towardZero) {
+Value tpx::encodeFloat8(OpBuilder &b, Location loc, Value value, FloatType type,
+                        bool towardZero) {
   Float8Format format = describe(type);
   Type i32 = b.getI32Type();
-  auto c = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, i32, v); };
+  auto c = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, i32, v);
+  };
   Value bits = arith::BitcastOp::create(b, loc, i32, value);
   Value sign = arith::ShRUIOp::create(b, loc, bits, c(31));
   Value magnitude = arith::AndIOp::create(b, loc, bits, c(0x7FFFFFFF));
@@ -77,17 +79,17 @@ Value tpx::encodeFloat8(OpBuilder &b, Location loc, Value value,
   // far under the float8 range).
   Value significand = arith::OrIOp::create(b, loc, mantissa, c(1 << 23));
   // Target biased exponent; below 1 the result is subnormal.
-  Value targetExp = arith::AddIOp::create(
-      b, loc, exponent, c(format.bias - 127));
-  Value isNormal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
-                                         targetExp, c(0));
+  Value targetExp =
+      arith::AddIOp::create(b, loc, exponent, c(format.bias - 127));
+  Value isNormal =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, targetExp, c(0));
   // Bits of the significand dropped: 23 - M for normals, more below.
   Value subnormalExtra = arith::SubIOp::create(b, loc, c(1), targetExp);
   Value shift = arith::AddIOp::create(
       b, loc, c(23 - format.mantissaBits),
       arith::SelectOp::create(b, loc, isNormal, c(0), subnormalExtra));
-  Value tooSmall = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
-                                         shift, c(25));
+  Value tooSmall =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, shift, c(25));
   Value safeShift = arith::MinSIOp::create(b, loc, shift, c(25));
   Value kept = arith::ShRUIOp::create(b, loc, significand, safeShift);
   // Normals: code = (exp << M) | mantissa-top-bits, i.e. the kept bits with
@@ -95,8 +97,7 @@ Value tpx::encodeFloat8(OpBuilder &b, Location loc, Value value,
   // later moves into the exponent naturally.
   Value mantissaMask = c((1 << format.mantissaBits) - 1);
   Value normalCode = arith::OrIOp::create(
-      b, loc,
-      arith::ShLIOp::create(b, loc, targetExp, c(format.mantissaBits)),
+      b, loc, arith::ShLIOp::create(b, loc, targetExp, c(format.mantissaBits)),
       arith::AndIOp::create(b, loc, kept, mantissaMask));
   Value code = arith::SelectOp::create(b, loc, isNormal, normalCode, kept);
   if (!towardZero) {
@@ -113,13 +114,13 @@ Value tpx::encodeFloat8(OpBuilder &b, Location loc, Value value,
     Value odd = arith::TruncIOp::create(b, loc, b.getI1Type(), kept);
     Value roundUp = arith::OrIOp::create(
         b, loc, above, arith::AndIOp::create(b, loc, tie, odd));
-    code = arith::AddIOp::create(
-        b, loc, code, arith::ExtUIOp::create(b, loc, i32, roundUp));
+    code = arith::AddIOp::create(b, loc, code,
+                                 arith::ExtUIOp::create(b, loc, i32, roundUp));
   }
   code = arith::SelectOp::create(b, loc, tooSmall, c(0), code);
   // Zero stays zero (the implicit bit above would otherwise leak in).
-  Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                       exponent, c(0));
+  Value isZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, exponent, c(0));
   code = arith::SelectOp::create(b, loc, isZero, c(0), code);
   // Saturate finite values past the range to the largest finite value: rtne
   // is the GPU's cvt.rn.satfinite, and rtz never rounds away from zero.
@@ -142,17 +143,16 @@ Value tpx::encodeFloat8(OpBuilder &b, Location loc, Value value,
   Value signed_ = arith::OrIOp::create(
       b, loc, code, arith::ShLIOp::create(b, loc, sign, c(7)));
   if (!format.hasNegativeZero) {
-    Value codeIsZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                             code, c(0));
+    Value codeIsZero =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, code, c(0));
     signed_ = arith::SelectOp::create(b, loc, codeIsZero, c(0), signed_);
   }
   // Every NaN becomes the positive canonical NaN (0x7F), whatever its sign
   // and payload: that is what the GPU's cvt instructions produce, so results
   // match it bit for bit.
-  Value isNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO,
-                                      value, value);
+  Value isNan =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, value, value);
   Value result =
       arith::SelectOp::create(b, loc, isNan, c(format.nanCode), signed_);
   return arith::TruncIOp::create(b, loc, b.getI8Type(), result);
 }
-

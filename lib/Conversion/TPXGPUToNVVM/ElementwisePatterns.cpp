@@ -135,13 +135,12 @@ struct ConstantLowering : public OpConversionPattern<arith::ConstantOp> {
     Type element = convertElementType(tensorType.getElementType());
     SmallVector<Value> registers;
     for (unsigned r = 0, e = layout->getNumRegisters(); r < e; ++r) {
-      Value index = linearize(
-          rewriter, loc,
-          getElementCoordinate(rewriter, loc, *layout, r, thread),
-          tensorType.getShape());
-      Value address = LLVM::GEPOp::create(rewriter, loc, base.getType(),
-                                          stored, base,
-                                          ArrayRef<LLVM::GEPArg>{index});
+      Value index =
+          linearize(rewriter, loc,
+                    getElementCoordinate(rewriter, loc, *layout, r, thread),
+                    tensorType.getShape());
+      Value address = LLVM::GEPOp::create(rewriter, loc, base.getType(), stored,
+                                          base, ArrayRef<LLVM::GEPArg>{index});
       Value loaded = LLVM::LoadOp::create(rewriter, loc, stored, address);
       if (element.isInteger(1))
         loaded = LLVM::TruncOp::create(rewriter, loc, element, loaded);
@@ -256,8 +255,8 @@ struct ScalarEquivalentLowering : public OpConversionPattern<OpTy> {
       std::function<Value(OpBuilder &, Location, OpTy, ArrayRef<Value>)>;
   ScalarEquivalentLowering(TypeConverter &converter, MLIRContext *context,
                            ScalarBuilder build)
-      : OpConversionPattern<OpTy>(converter, context),
-        build(std::move(build)) {}
+      : OpConversionPattern<OpTy>(converter, context), build(std::move(build)) {
+  }
 
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
@@ -297,8 +296,8 @@ struct ExternElementwiseLowering
     if (!callee) {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(module.getBody());
-      callee = LLVM::LLVMFuncOp::create(rewriter, op.getLoc(), symbol,
-                                        calleeType);
+      callee =
+          LLVM::LLVMFuncOp::create(rewriter, op.getLoc(), symbol, calleeType);
     } else if (callee.getFunctionType() != calleeType) {
       return op.emitError("'")
              << symbol << "' is called with the types " << calleeType
@@ -341,16 +340,12 @@ void gpu_lowering::populateElementwisePatterns(TensorTypeConverter &converter,
   // Without fast-math flags these are IEEE-rounded: sqrt.rn and div.rn.
   patterns.add<ScalarEquivalentLowering<tt::PreciseSqrtOp>>(
       converter, context,
-      [](OpBuilder &b, Location loc, tt::PreciseSqrtOp,
-         ArrayRef<Value> args) -> Value {
-        return math::SqrtOp::create(b, loc, args[0]);
-      });
+      [](OpBuilder &b, Location loc, tt::PreciseSqrtOp, ArrayRef<Value> args)
+          -> Value { return math::SqrtOp::create(b, loc, args[0]); });
   patterns.add<ScalarEquivalentLowering<tt::PreciseDivFOp>>(
       converter, context,
-      [](OpBuilder &b, Location loc, tt::PreciseDivFOp,
-         ArrayRef<Value> args) -> Value {
-        return arith::DivFOp::create(b, loc, args[0], args[1]);
-      });
+      [](OpBuilder &b, Location loc, tt::PreciseDivFOp, ArrayRef<Value> args)
+          -> Value { return arith::DivFOp::create(b, loc, args[0], args[1]); });
   patterns.add<ScalarEquivalentLowering<tt::MulhiUIOp>>(
       converter, context,
       [](OpBuilder &b, Location loc, tt::MulhiUIOp,

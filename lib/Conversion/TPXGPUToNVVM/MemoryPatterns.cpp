@@ -642,8 +642,7 @@ static SmallVector<Value> shareOldValues(OpBuilder &b, Location loc,
                                          const LinearLayout &layout,
                                          ArrayRef<int64_t> shape,
                                          ArrayRef<Value> results, Value owner,
-                                         const PtxRegister &reg,
-                                         Type element) {
+                                         const PtxRegister &reg, Type element) {
   Type storage = reg.registerType;
   int64_t elements = 1;
   for (int64_t size : shape)
@@ -656,12 +655,11 @@ static SmallVector<Value> shareOldValues(OpBuilder &b, Location loc,
   for (unsigned r = 0, e = layout.getNumRegisters(); r < e; ++r) {
     Value index = linearize(
         b, loc, getElementCoordinate(b, loc, layout, r, thread), shape);
-    addresses.push_back(LLVM::GEPOp::create(b, loc, base.getType(), storage,
-                                            base,
-                                            ArrayRef<LLVM::GEPArg>{index}));
+    addresses.push_back(LLVM::GEPOp::create(
+        b, loc, base.getType(), storage, base, ArrayRef<LLVM::GEPArg>{index}));
   }
-  Value always = LLVM::ConstantOp::create(b, loc, b.getI1Type(),
-                                          b.getBoolAttr(true));
+  Value always =
+      LLVM::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
   // Earlier readers of the scratch must be done with it.
   emitBarrier(b, loc);
   for (unsigned r = 0, e = layout.getNumRegisters(); r < e; ++r) {

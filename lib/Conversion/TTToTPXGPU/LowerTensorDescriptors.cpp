@@ -124,8 +124,8 @@ static void lower(Operation *user, tt::MakeTensorDescOp desc) {
   };
   if (auto op = dyn_cast<tt::DescriptorLoadOp>(user)) {
     auto [pointers, mask] = getBlockAccess(b, loc, desc, op.getIndices());
-    op.replaceAllUsesWith(load(pointers, mask, op.getType(), op.getCache(),
-                               op.getEvict()));
+    op.replaceAllUsesWith(
+        load(pointers, mask, op.getType(), op.getCache(), op.getEvict()));
   } else if (auto op = dyn_cast<tt::DescriptorStoreOp>(user)) {
     auto [pointers, mask] = getBlockAccess(b, loc, desc, op.getIndices());
     tt::StoreOp::create(b, loc, pointers, op.getSrc(), mask);
@@ -140,8 +140,8 @@ static void lower(Operation *user, tt::MakeTensorDescOp desc) {
     // Rows out of bounds read zeros, as TMA's gather does (whatever the
     // descriptor's padding).
     nan = false;
-    auto [pointers, mask] = getGatherAccess(
-        b, loc, desc, op.getXOffsets(), op.getYOffset(), op.getType());
+    auto [pointers, mask] = getGatherAccess(b, loc, desc, op.getXOffsets(),
+                                            op.getYOffset(), op.getType());
     op.replaceAllUsesWith(load(pointers, mask, op.getType(),
                                tt::CacheModifier::NONE,
                                tt::EvictionPolicy::NORMAL));

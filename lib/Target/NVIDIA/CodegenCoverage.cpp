@@ -228,9 +228,9 @@ static std::string checkOp(Operation *op, unsigned numWarps) {
                        (kind == tt::RMWOp::MAX || kind == tt::RMWOp::MIN) &&
                        (element.isF32() || element.isF64());
     // Exchange moves bits, whatever they mean.
-    bool exchange = kind == tt::RMWOp::XCHG &&
-                    (isa<tt::PointerType>(element) ||
-                     element.getIntOrFloatBitWidth() >= 32);
+    bool exchange =
+        kind == tt::RMWOp::XCHG && (isa<tt::PointerType>(element) ||
+                                    element.getIntOrFloatBitWidth() >= 32);
     if (floatMinMax || exchange ||
         (fadd ? isFloat : (!isFloat && element.getIntOrFloatBitWidth() >= 32)))
       return "";

@@ -34,7 +34,8 @@ static llvm::Error makeError(const llvm::Twine &message) {
 
 static constexpr const char *kNvidiaTTIRPasses =
     "inline,tt-replace-poison,canonicalize,cse,symbol-dce,tt-combine-dot-add,"
-    "tpxgpu-lower-tensor-descriptors,tpxgpu-lower-block-pointers";
+    "tpxgpu-lower-tensor-descriptors,tpxgpu-lower-block-pointers,"
+    "tpxgpu-decompose-scaled-dots";
 
 static constexpr const char *kSimtTTGIRPasses =
     "convert-tt-to-tpxgpu,tpxgpu-use-wgmma,canonicalize,"

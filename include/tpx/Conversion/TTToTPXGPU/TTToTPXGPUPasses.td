@@ -81,6 +81,22 @@ def TPXGPULowerTensorDescriptors
   }];
 }
 
+def TPXGPUDecomposeScaledDots
+    : Pass<"tpxgpu-decompose-scaled-dots", "::mlir::ModuleOp"> {
+  let summary = "Rewrite tt.dot_scaled as decoded, scaled bf16 operands of a tt.dot";
+  let description = [{
+    Hopper has no microscaled tensor-core instructions: each operand of a
+    `tt.dot_scaled` is decoded to bf16 (e2m1 nibbles unpacked with
+    and/shift, tt.join and tt.reshape and decoded in integer arithmetic;
+    e4m3/e5m2 by `tt.fp_to_fp`; fp16 kept when both operands are unscaled
+    fp16), multiplied by its e8m0 scales broadcast over their 32-element
+    groups of K (2^(s-127), exact), and fed to an ordinary `tt.dot`, which
+    the layout passes place and tpxgpu-use-wgmma runs on wgmma. fp6
+    operands (e2m3, e3m2) are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TPXGPUUseTMA : Pass<"tpxgpu-use-tma", "::mlir::ModuleOp"> {
   let summary = "Move tensor-descriptor blocks with the copy engine (TMA)";
   let description = [{
