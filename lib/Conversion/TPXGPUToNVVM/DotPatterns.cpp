@@ -12,7 +12,8 @@
 //  * FMA: c and d blocked, a and b in dot_op layouts of that blocked layout:
 //    every thread holds the whole K extent of the rows of A and the columns
 //    of B its accumulator elements need, so each element is a chain of K
-//    multiply-adds in registers.
+//    multiply-adds in registers. Batched (3-D) dots take this path, the
+//    batch a leading coordinate A, B and C share.
 //
 // Both paths index registers by their *register coordinate*: the part of
 // an element's coordinate the register index contributes
@@ -471,8 +472,20 @@ lowerFmaDot(tt::DotOp op, BlockedEncodingAttr blocked, Value loweredA,
   // at (m, k) then holds A[m ^ tm'][k] and B's at (k, n) holds B[k][n ^ tn']:
   // the right ones exactly when A's thread part is (tm, 0) and B's (0, tn)
   // for every lane and warp, which dot_op of a blocked parent guarantees.
-  auto rowsOfC = [](ArrayRef<int64_t> x) { return Coordinate{x[0], 0}; };
-  auto columnsOfC = [](ArrayRef<int64_t> x) { return Coordinate{0, x[1]}; };
+  // A batched (3-D) dot has a leading batch coordinate that A, B and C
+  // share, thread part included.
+  unsigned rank = cType.getRank();
+  bool batched = rank == 3;
+  auto rowsOfC = [&](ArrayRef<int64_t> x) {
+    Coordinate c(x);
+    c[rank - 1] = 0;
+    return c;
+  };
+  auto columnsOfC = [&](ArrayRef<int64_t> x) {
+    Coordinate c(x);
+    c[rank - 2] = 0;
+    return c;
+  };
   if (!cLayout.sameThreadPart(aLayout, rowsOfC) ||
       !cLayout.sameThreadPart(bLayout, columnsOfC))
     return dotError(op) << "the threads do not hold the rows of A and the "
@@ -481,10 +494,22 @@ lowerFmaDot(tt::DotOp op, BlockedEncodingAttr blocked, Value loweredA,
                         << "; C: " << cLayout.str() << ")";
 
   // --- Plan. ---
-  int64_t k = aType.getShape()[1];
-  llvm::DenseMap<Coord2, unsigned> aIndex = indexRegisters(aLayout),
-                                   bIndex = indexRegisters(bLayout),
-                                   cIndex = indexRegisters(cLayout);
+  // Register coordinates as (batch, row, column); batch 0 for 2-D dots.
+  using Coord3 = std::tuple<int64_t, int64_t, int64_t>;
+  auto coordinateOf = [&](const LinearLayout &layout, unsigned reg) {
+    Coordinate c = layout.getContribution(LinearLayout::Register, reg);
+    return batched ? Coord3{c[0], c[1], c[2]} : Coord3{0, c[0], c[1]};
+  };
+  auto indexOf = [&](const LinearLayout &layout) {
+    llvm::DenseMap<Coord3, unsigned> index;
+    for (unsigned reg = 0, e = layout.getNumRegisters(); reg < e; ++reg)
+      index.try_emplace(coordinateOf(layout, reg), reg);
+    return index;
+  };
+  int64_t k = aType.getShape().back();
+  llvm::DenseMap<Coord3, unsigned> aIndex = indexOf(aLayout),
+                                   bIndex = indexOf(bLayout),
+                                   cIndex = indexOf(cLayout);
   // For each register of C holding its element first: the A and B
   // registers of k = 0 .. K-1.
   struct Chain {
@@ -493,19 +518,20 @@ lowerFmaDot(tt::DotOp op, BlockedEncodingAttr blocked, Value loweredA,
   };
   SmallVector<Chain> chains;
   for (unsigned reg = 0, e = cLayout.getNumRegisters(); reg < e; ++reg) {
-    auto [cm, cn] = getRegisterCoordinate(cLayout, reg);
-    if (cIndex.lookup({cm, cn}) != reg)
+    auto [cb, cm, cn] = coordinateOf(cLayout, reg);
+    if (cIndex.lookup({cb, cm, cn}) != reg)
       continue;
     Chain chain{reg, {}, {}};
     for (int64_t kk = 0; kk < k; ++kk) {
-      std::optional<unsigned> ra = lookupRegister(aIndex, {cm, kk});
-      std::optional<unsigned> rb = lookupRegister(bIndex, {kk, cn});
-      if (!ra || !rb)
-        return dotError(op) << "operand " << (ra ? "B" : "A")
-                            << " has no register at register coordinate ("
-                            << (ra ? kk : cm) << ", " << (ra ? cn : kk) << ")";
-      chain.a.push_back(*ra);
-      chain.b.push_back(*rb);
+      auto ra = aIndex.find({cb, cm, kk});
+      auto rb = bIndex.find({cb, kk, cn});
+      if (ra == aIndex.end() || rb == bIndex.end())
+        return dotError(op) << "operand " << (ra != aIndex.end() ? "B" : "A")
+                            << " has no register for batch " << cb
+                            << ", row " << (ra != aIndex.end() ? kk : cm)
+                            << ", column " << (ra != aIndex.end() ? cn : kk);
+      chain.a.push_back(ra->second);
+      chain.b.push_back(rb->second);
     }
     chains.push_back(std::move(chain));
   }
@@ -524,7 +550,7 @@ lowerFmaDot(tt::DotOp op, BlockedEncodingAttr blocked, Value loweredA,
       cache[reg] = castToAccumulator(rewriter, loc, regs[reg], accType);
     return cache[reg];
   };
-  llvm::DenseMap<Coord2, Value> byCoordinate;
+  llvm::DenseMap<Coord3, Value> byCoordinate;
   for (const Chain &chain : chains) {
     Value acc = c[chain.reg];
     for (auto [ra, rb] : llvm::zip_equal(chain.a, chain.b)) {
@@ -535,11 +561,11 @@ lowerFmaDot(tt::DotOp op, BlockedEncodingAttr blocked, Value loweredA,
         acc = LLVM::AddOp::create(
             rewriter, loc, LLVM::MulOp::create(rewriter, loc, x, y), acc);
     }
-    byCoordinate[getRegisterCoordinate(cLayout, chain.reg)] = acc;
+    byCoordinate[coordinateOf(cLayout, chain.reg)] = acc;
   }
   SmallVector<Value> result;
   for (unsigned reg = 0, e = cLayout.getNumRegisters(); reg < e; ++reg)
-    result.push_back(byCoordinate.lookup(getRegisterCoordinate(cLayout, reg)));
+    result.push_back(byCoordinate.lookup(coordinateOf(cLayout, reg)));
   return result;
 }
 
@@ -556,9 +582,8 @@ struct DotOpLowering : public OpConversionPattern<tt::DotOp> {
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType aType = op.getA().getType(), bType = op.getB().getType(),
                      cType = op.getC().getType();
-    if (cType.getRank() != 2)
-      return dotError(op) << "only 2-D dots are supported, not batched "
-                             "(3-D) ones";
+    if (cType.getRank() != 2 && cType.getRank() != 3)
+      return dotError(op) << "only 2-D and batched (3-D) dots are supported";
     std::optional<LinearLayout> a = getLayout(op, aType);
     if (!a)
       return failure();
@@ -574,7 +599,11 @@ struct DotOpLowering : public OpConversionPattern<tt::DotOp> {
 
     FailureOr<SmallVector<Value>> result = failure();
     Attribute encoding = cType.getEncoding();
-    if (auto mma = dyn_cast<NvidiaMmaEncodingAttr>(encoding))
+    auto mma = dyn_cast<NvidiaMmaEncodingAttr>(encoding);
+    if (mma && cType.getRank() != 2)
+      return dotError(op) << "batched (3-D) dots run on FMAs, with a blocked "
+                             "accumulator";
+    if (mma)
       result = lowerMmaDot(op, mma, adaptor.getA(), adaptor.getB(),
                            adaptor.getC(), *a, *b, *c, rewriter);
     else if (auto blocked = dyn_cast<BlockedEncodingAttr>(encoding))

@@ -287,22 +287,24 @@ static LinearLayout mmaOperandToLinear(unsigned opIdx,
 }
 
 /// An FMA dot's operand: the blocked accumulator's rows (A) or columns (B),
-/// with the whole K extent in each thread's registers.
+/// with the whole K extent in each thread's registers. `acc` is the
+/// accumulator's layout over the operand's shape with K set to 1; a
+/// batched (3-D) dot's leading batch dimension is shared as it is.
 static LinearLayout fmaOperandToLinear(unsigned opIdx, const LinearLayout &acc,
                                        ArrayRef<int64_t> shape) {
-  unsigned kDim = opIdx == 0 ? 1 : 0;
-  unsigned accDim = opIdx == 0 ? 0 : 1; // the accumulator dim kept
+  unsigned rank = shape.size();
+  unsigned kDim = opIdx == 0 ? rank - 1 : rank - 2;
   LinearLayout result(shape);
   for (int64_t v = 1; v < shape[kDim]; v *= 2) {
-    Coordinate c(2, 0);
+    Coordinate c(rank, 0);
     c[kDim] = v;
     result.addBasis(LinearLayout::Register, c);
   }
   for (auto in :
        {LinearLayout::Register, LinearLayout::Lane, LinearLayout::Warp})
     for (const Coordinate &basis : acc.getBases(in)) {
-      Coordinate c(2, 0);
-      c[1 - kDim] = basis[accDim];
+      Coordinate c(basis);
+      c[kDim] = 0;
       result.addBasis(in, c);
     }
   return result;
@@ -348,8 +350,11 @@ std::optional<LinearLayout> tpx::tpxgpu::toLinearLayout(Attribute layout,
                           : mmaV2ToLinear(mma, shape);
   }
   if (auto operand = dyn_cast<DotOperandEncodingAttr>(layout)) {
-    if (shape.size() != 2)
-      return fail(error, "dot operands must be 2-D for the code generator");
+    bool batched = shape.size() == 3 &&
+                   isa<BlockedEncodingAttr>(operand.getParent());
+    if (shape.size() != 2 && !batched)
+      return fail(error, "dot operands must be 2-D (or 3-D, of FMA dots) for "
+                         "the code generator");
     unsigned opIdx = operand.getOpIdx();
     if (auto mma = dyn_cast<NvidiaMmaEncodingAttr>(operand.getParent())) {
       unsigned kWidth = operand.getKWidth();
@@ -366,8 +371,10 @@ std::optional<LinearLayout> tpx::tpxgpu::toLinearLayout(Attribute layout,
       return mmaOperandToLinear(opIdx, mma, shape);
     }
     if (isa<BlockedEncodingAttr>(operand.getParent())) {
-      SmallVector<int64_t> accShape = {opIdx == 0 ? shape[0] : 1,
-                                       opIdx == 0 ? 1 : shape[1]};
+      // The accumulator's extent of this operand: K (the last dimension of
+      // A, the next to last of B) collapsed to 1.
+      SmallVector<int64_t> accShape(shape);
+      accShape[opIdx == 0 ? shape.size() - 1 : shape.size() - 2] = 1;
       std::optional<LinearLayout> acc =
           toLinearLayout(operand.getParent(), accShape, error);
       if (!acc)
