@@ -132,6 +132,17 @@ uint64_t tpx::getScratchBytes(Operation *op) {
   }
   if (isa<tt::AtomicRMWOp, tt::AtomicCASOp>(op))
     return 8;
+  // The tiles of SharedExchangePatterns.cpp (row-major, unpadded): cat's
+  // result, gather's source, histogram's counts.
+  if (isa<tt::CatOp>(op))
+    return getNumElements(op->getResult(0).getType()) *
+           getScratchElementBytes(op->getResult(0).getType());
+  if (auto gather = dyn_cast<tt::GatherOp>(op))
+    return getNumElements(gather.getSrc().getType()) *
+           getScratchElementBytes(gather.getSrc().getType());
+  if (isa<tt::HistogramOp>(op))
+    return getNumElements(op->getResult(0).getType()) *
+           getScratchElementBytes(op->getResult(0).getType());
   return 0;
 }
 
