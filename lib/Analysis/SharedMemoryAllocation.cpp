@@ -140,6 +140,17 @@ uint64_t tpx::getScratchBytes(Operation *op) {
       return 8;
     return std::max<uint64_t>(8, wholeTensor());
   }
+  // The tiles of SharedExchangePatterns.cpp (row-major, unpadded): cat's
+  // result, gather's source, histogram's counts.
+  if (isa<tt::CatOp>(op))
+    return getNumElements(op->getResult(0).getType()) *
+           getScratchElementBytes(op->getResult(0).getType());
+  if (auto gather = dyn_cast<tt::GatherOp>(op))
+    return getNumElements(gather.getSrc().getType()) *
+           getScratchElementBytes(gather.getSrc().getType());
+  if (isa<tt::HistogramOp>(op))
+    return getNumElements(op->getResult(0).getType()) *
+           getScratchElementBytes(op->getResult(0).getType());
   return 0;
 }
 

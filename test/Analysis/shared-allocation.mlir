@@ -149,3 +149,34 @@ module attributes {"tpxgpu.num-warps" = 4 : i32} {
     tt.return %z : tensor<32x32xf16, #b>
   }
 }
+
+// -----
+
+#b = #tpxgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b1 = #tpxgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// Scratch of tt.cat (its result's tile), tt.gather (its source's) and
+// tt.histogram (its counts), each used only while the op runs: they
+// share offset 0. i1 elements take a byte each, pointers 8.
+// CHECK-LABEL: @exchanges
+// CHECK: tt.cat %{{.*}} {"tpxgpu.shared-offset" = 0 : i64}
+// CHECK: tt.gather %{{.*}} {axis = 1 : i32, "tpxgpu.shared-offset" = 0 : i64}
+// CHECK: tt.histogram %{{.*}} {"tpxgpu.shared-offset" = 0 : i64}
+// expected-remark @below {{shared bytes = 8192}}
+module attributes {"tpxgpu.num-warps" = 4 : i32} {
+  tt.func @exchanges(%x: tensor<32x32xf32, #b>, %i: tensor<32x16xi32, #b>, %v: tensor<256xi32, #b1>, %m: tensor<128xi1, #b1>, %p: tensor<128x!tt.ptr<f16>, #b1>) {
+    // expected-remark @below {{scratch offset = 0 size = 8192 align = 128}}
+    %c = tt.cat %x, %x : tensor<32x32xf32, #b> -> tensor<64x32xf32, #b>
+    // expected-remark @below {{scratch offset = 0 size = 4096 align = 128}}
+    %g = tt.gather %x[%i] {axis = 1 : i32} : (tensor<32x32xf32, #b>, tensor<32x16xi32, #b>) -> tensor<32x16xf32, #b>
+    // expected-remark @below {{scratch offset = 0 size = 64 align = 128}}
+    %h = tt.histogram %v : tensor<256xi32, #b1> -> tensor<16xi32, #b1>
+    // expected-remark @below {{scratch offset = 0 size = 256 align = 128}}
+    %cm = tt.cat %m, %m : tensor<128xi1, #b1> -> tensor<256xi1, #b1>
+    // expected-remark @below {{scratch offset = 0 size = 2048 align = 128}}
+    %cp = tt.cat %p, %p : tensor<128x!tt.ptr<f16>, #b1> -> tensor<256x!tt.ptr<f16>, #b1>
+    // expected-remark @below {{scratch offset = 0 size = 512 align = 128}}
+    %h64 = tt.histogram %v : tensor<256xi32, #b1> -> tensor<64xi64, #b1>
+    tt.return
+  }
+}

@@ -3,6 +3,7 @@
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUTypes.h"
 #include "tpx/Dialect/TT/IR/TTTypes.h"
 
@@ -182,6 +183,25 @@ bool gpu_lowering::isCanonicalRegister(const LinearLayout &layout,
   return (reg & layout.getReplicationMask(LinearLayout::Register)) == 0;
 }
 
+Value gpu_lowering::getOwnerPredicate(
+    OpBuilder &b, Location loc, Operation *op,
+    const std::optional<LinearLayout> &layout) {
+  if (!layout)
+    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                                getThreadIdX(b, loc), i32Constant(b, loc, 0));
+  ThreadIds ids = getThreadIds(b, loc);
+  Value owner = getUniqueOwnerPredicate(b, loc, *layout, ids);
+  unsigned moduleWarps = tpxgpu::getModuleNumWarps(op);
+  Operation *kernel = op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+  if (op->getParentOfType<tpxgpu::WarpSpecializeOp>() || !kernel ||
+      tpxgpu::getBlockWarps(kernel) <= moduleWarps)
+    return owner;
+  Value ownWarp =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, ids.warp,
+                           i32Constant(b, loc, moduleWarps));
+  return owner ? LLVM::AndOp::create(b, loc, owner, ownWarp) : ownWarp;
+}
+
 Value gpu_lowering::getSharedMemoryBase(OpBuilder &b, Location loc,
                                         Operation *user, uint64_t bytes) {
   // tpxgpu-allocate-shared-memory places buffers and scratch; an op it did
@@ -305,9 +325,7 @@ unsigned gpu_lowering::getSharedElementBytes(Type type) {
   return std::max(1u, type.getIntOrFloatBitWidth() / 8);
 }
 
-/// The type a value of `type` is kept as in shared memory: i1 as i8 (a byte
-/// is the smallest addressable unit), pointers as i64.
-static Type getStorageType(OpBuilder &b, Type type) {
+Type gpu_lowering::getSharedStorageType(OpBuilder &b, Type type) {
   if (isa<LLVM::LLVMPointerType>(type))
     return b.getI64Type();
   if (type.isInteger(1))
@@ -315,7 +333,8 @@ static Type getStorageType(OpBuilder &b, Type type) {
   return type;
 }
 
-static Value toStorage(OpBuilder &b, Location loc, Value value, Type storage) {
+Value gpu_lowering::toSharedStorage(OpBuilder &b, Location loc, Value value,
+                                    Type storage) {
   if (isa<LLVM::LLVMPointerType>(value.getType()))
     return LLVM::PtrToIntOp::create(b, loc, storage, value);
   if (value.getType().isInteger(1))
@@ -323,7 +342,8 @@ static Value toStorage(OpBuilder &b, Location loc, Value value, Type storage) {
   return value;
 }
 
-static Value fromStorage(OpBuilder &b, Location loc, Value value, Type type) {
+Value gpu_lowering::fromSharedStorage(OpBuilder &b, Location loc, Value value,
+                                      Type type) {
   if (isa<LLVM::LLVMPointerType>(type))
     return LLVM::IntToPtrOp::create(b, loc, type, value);
   if (type.isInteger(1))
@@ -337,7 +357,7 @@ SmallVector<Value> gpu_lowering::exchangeThroughSharedMemory(
     ArrayRef<int64_t> storageShape, CoordinateMap fromToStorage,
     CoordinateMap toToStorage) {
   Type type = convertElementType(elementType);
-  Type storage = getStorageType(b, type);
+  Type storage = getSharedStorageType(b, type);
   int64_t elements = 1;
   for (int64_t size : storageShape)
     elements *= size;
@@ -358,7 +378,7 @@ SmallVector<Value> gpu_lowering::exchangeThroughSharedMemory(
     SmallVector<Value> coordinate =
         fromToStorage(getElementCoordinate(b, loc, from, reg, fromThread));
     Value index = linearize(b, loc, coordinate, storageShape);
-    LLVM::StoreOp::create(b, loc, toStorage(b, loc, values[reg], storage),
+    LLVM::StoreOp::create(b, loc, toSharedStorage(b, loc, values[reg], storage),
                           address(index));
   }
   emitBarrier(b, loc);
@@ -370,7 +390,7 @@ SmallVector<Value> gpu_lowering::exchangeThroughSharedMemory(
         toToStorage(getElementCoordinate(b, loc, to, reg, toThread));
     Value index = linearize(b, loc, coordinate, storageShape);
     Value loaded = LLVM::LoadOp::create(b, loc, storage, address(index));
-    result.push_back(fromStorage(b, loc, loaded, type));
+    result.push_back(fromSharedStorage(b, loc, loaded, type));
   }
   return result;
 }
@@ -466,7 +486,7 @@ static SharedTile storeToShared(OpBuilder &b, Location loc, Operation *user,
                                 ValueRange values, const LinearLayout &from,
                                 Type type, const ThreadIds &ids) {
   SharedTile tile;
-  tile.storage = getStorageType(b, type);
+  tile.storage = getSharedStorageType(b, type);
   tile.bytes = getSharedElementBytes(tile.storage);
   tile.shape = from.getShape();
   tile.rowPad = getRowPad(tile.shape, tile.bytes);
@@ -488,7 +508,7 @@ static SharedTile storeToShared(OpBuilder &b, Location loc, Operation *user,
     Value data = LLVM::UndefOp::create(b, loc, vector);
     for (unsigned i = 0; i < width; ++i)
       data = LLVM::InsertElementOp::create(
-          b, loc, data, toStorage(b, loc, values[reg + i], tile.storage),
+          b, loc, data, toSharedStorage(b, loc, values[reg + i], tile.storage),
           i32Constant(b, loc, i));
     LLVM::StoreOp::create(b, loc, data, tile.address(b, loc, index),
                           width * tile.bytes);
@@ -514,7 +534,7 @@ static SmallVector<Value> loadFromShared(OpBuilder &b, Location loc,
     Value data = LLVM::LoadOp::create(
         b, loc, vector, tile.address(b, loc, index), width * tile.bytes);
     for (unsigned i = 0; i < width; ++i)
-      result.push_back(fromStorage(
+      result.push_back(fromSharedStorage(
           b, loc,
           LLVM::ExtractElementOp::create(b, loc, data, i32Constant(b, loc, i)),
           type));

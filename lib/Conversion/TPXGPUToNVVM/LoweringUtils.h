@@ -106,6 +106,15 @@ mlir::Value getUniqueOwnerPredicate(mlir::OpBuilder &b, mlir::Location loc,
 /// with zero bases duplicate others).
 bool isCanonicalRegister(const LinearLayout &layout, unsigned reg);
 
+/// Which threads act for the elements of `layout` (a side effect done once
+/// per element): getUniqueOwnerPredicate's owners, thread 0 without a
+/// layout, and around a tpxgpu.warp_specialize that needs more warps than
+/// the module's only the module's warps (the others repeat their
+/// elements). Null when every thread acts.
+mlir::Value getOwnerPredicate(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Operation *op,
+                              const std::optional<LinearLayout> &layout);
+
 /// The start (`!llvm.ptr<3>`) of `user`'s bytes in the kernel's dynamic
 /// shared memory: its `tpxgpu.shared-offset` (buffer or scratch, from
 /// tpxgpu-allocate-shared-memory; 0 without one), and a record that the
@@ -144,6 +153,14 @@ mlir::Value linearize(mlir::OpBuilder &b, mlir::Location loc,
 /// The bytes one element of `type` occupies in shared memory (i1 as a
 /// byte, pointers as 8).
 unsigned getSharedElementBytes(mlir::Type type);
+/// The type a lowered element of `type` is kept as in shared memory: i1 as
+/// i8 (a byte is the smallest addressable unit), pointers as i64; and the
+/// conversions of a value to and from it.
+mlir::Type getSharedStorageType(mlir::OpBuilder &b, mlir::Type type);
+mlir::Value toSharedStorage(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value value, mlir::Type storage);
+mlir::Value fromSharedStorage(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Value value, mlir::Type type);
 
 /// Moves a tensor between layouts through shared memory: every register of
 /// `values` (in `from`) is stored at the row-major index of
@@ -251,6 +268,8 @@ void populateReducePatterns(TensorTypeConverter &converter,
                             mlir::RewritePatternSet &patterns);
 void populateScanPatterns(TensorTypeConverter &converter,
                           mlir::RewritePatternSet &patterns);
+void populateSharedExchangePatterns(TensorTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
 void populateDotPatterns(TensorTypeConverter &converter,
                          mlir::RewritePatternSet &patterns);
 void populateWarpGroupDotPatterns(TensorTypeConverter &converter,

@@ -111,6 +111,7 @@ struct ConvertTPXGPUToNVVMPass
     populateBarrierTMAPatterns(converter, patterns);
     populateReducePatterns(converter, patterns);
     populateScanPatterns(converter, patterns);
+    populateSharedExchangePatterns(converter, patterns);
     populateDotPatterns(converter, patterns);
     populateWarpGroupDotPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))) ||

@@ -90,6 +90,7 @@ private:
   void processElementwise(Operation *op);
   void processMemoryAccess(Operation *op);
   void placeAllDefault(Operation *op);
+  void processCompanionOperand(Operation *op);
   void bracketPluginOp(Operation *op);
 
   Attribute getDefaultLayout(RankedTensorType type) const {
@@ -291,6 +292,10 @@ LogicalResult LayoutAssigner::processOp(Operation *op) {
     placeAllDefault(op);
     return success();
   }
+  if (isa<tt::CatOp, tt::GatherOp, tt::HistogramOp>(op)) {
+    processCompanionOperand(op);
+    return success();
+  }
 
   if (!hasTensors(op)) {
     // Scalar code; its regions (tt.map_elementwise bodies, scalar scf)
@@ -333,10 +338,33 @@ LogicalResult LayoutAssigner::processOp(Operation *op) {
     return success();
   }
   // Shape ops without a layout relation the pass exploits (trans, reshape,
-  // cat, gather, histogram, descriptor ops, dot_scaled): the
-  // operands stay as they are and the results start in the default layout.
+  // descriptor ops, dot_scaled): the operands stay as they are and the
+  // results start in the default layout.
   setDefaultResults(op);
   return success();
+}
+
+/// tt.cat, tt.gather and tt.histogram keep their source's layout (the SIMT
+/// lowering moves their data through shared memory anyway), but one
+/// operand goes element for element with another tensor and must share
+/// its layout: cat's rhs with its lhs (the verifier wants equal types),
+/// gather's indices with the result (register r of both is one element),
+/// histogram's mask with its source. Results start in the default layout,
+/// except that a gather's takes its indices' when that is a plain one,
+/// which saves converting them.
+void LayoutAssigner::processCompanionOperand(Operation *op) {
+  setDefaultResults(op);
+  if (auto cat = dyn_cast<tt::CatOp>(op)) {
+    convertOperandToType(op, 1, cat.getLhs().getType());
+  } else if (auto gather = dyn_cast<tt::GatherOp>(op)) {
+    Attribute indices = gather.getIndices().getType().getEncoding();
+    if (isPlainLayout(indices))
+      gather.getResult().setType(withLayout(gather.getType(), indices));
+    convertOperandToType(op, 1, gather.getType());
+  } else if (auto histogram = dyn_cast<tt::HistogramOp>(op)) {
+    if (histogram.getMask())
+      convertOperandToType(op, 1, histogram.getSrc().getType());
+  }
 }
 
 /// Accesses through a tensor of pointers are coalesced in the default

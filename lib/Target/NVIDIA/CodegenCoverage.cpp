@@ -9,6 +9,7 @@
 // in tpx-opt.
 //
 //===----------------------------------------------------------------------===//
+#include "tpx/Analysis/SharedMemoryAllocation.h"
 #include "tpx/Conversion/TTToTPXGPU/TensorMaps.h"
 #include "tpx/Conversion/TTToTPXGPU/WarpGroupDots.h"
 #include "tpx/Dialect/TPXGPU/IR/SIMTLoweringInterface.h"
@@ -97,6 +98,23 @@ static std::string checkRegisterBudget(Type type, unsigned numWarps) {
   return llvm::formatv("a tensor that needs {0} registers per thread with "
                        "num_warps = {1} (at most {2})",
                        registers, numWarps, kMaxRegistersPerThread)
+      .str();
+}
+
+/// The most dynamic shared memory a block of sm_90 may have (227 KiB).
+static constexpr uint64_t kMaxSharedBytes = 227 * 1024;
+
+/// Why the scratch tt.cat, tt.gather and tt.histogram exchange their data
+/// through (SharedExchangePatterns.cpp) keeps `op` off the SIMT path;
+/// empty if it fits. It is the whole tensor, which the register budget
+/// alone does not keep within shared memory with many warps.
+static std::string checkExchangeScratch(Operation *op) {
+  uint64_t bytes = getScratchBytes(op);
+  if (bytes <= kMaxSharedBytes)
+    return "";
+  return llvm::formatv("a '{0}' that exchanges {1} bytes through shared "
+                       "memory (at most {2})",
+                       op->getName(), bytes, kMaxSharedBytes)
       .str();
 }
 
@@ -212,6 +230,15 @@ static std::string checkOp(Operation *op, unsigned numWarps) {
     return call.getSymbol().starts_with("__nv_")
                ? ""
                : "external functions other than libdevice's";
+  if (isa<tt::CatOp, tt::GatherOp>(op))
+    return checkExchangeScratch(op);
+  // The counts are shared-memory atomics (SharedExchangePatterns.cpp).
+  if (auto histogram = dyn_cast<tt::HistogramOp>(op)) {
+    Type count = histogram.getType().getElementType();
+    if (!count.isInteger(32) && !count.isInteger(64))
+      return "histograms with other counts than i32 or i64";
+    return checkExchangeScratch(op);
+  }
   // The SIMT lowering's atom.cas covers 32- and 64-bit elements.
   if (auto cas = dyn_cast<tt::AtomicCASOp>(op)) {
     unsigned bits = getElementTypeOrSelf(cas.getType()).getIntOrFloatBitWidth();

@@ -144,3 +144,43 @@ module {
     tt.return
   }
 }
+
+// -----
+
+// cat, gather and histogram (with and without a mask) go through shared
+// memory on the SIMT path.
+// CHECK: module attributes {tpxgpu.codegen = "simt"}
+module {
+  tt.func public @cat_gather_histogram(%p: !tt.ptr<i32>) {
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %c = tt.cat %r, %r : tensor<64xi32> -> tensor<128xi32>
+    %i = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+    %g = tt.gather %c[%i] {axis = 0 : i32} : (tensor<128xi32>, tensor<128xi32>) -> tensor<128xi32>
+    %lim = arith.constant dense<100> : tensor<128xi32>
+    %m = arith.cmpi slt, %i, %lim : tensor<128xi32>
+    %h = tt.histogram %g, %m : tensor<128xi32> -> tensor<16xi32>
+    %h2 = tt.histogram %g : tensor<128xi32> -> tensor<16xi64>
+    %o = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %ps = tt.splat %p : !tt.ptr<i32> -> tensor<16x!tt.ptr<i32>>
+    %pp = tt.addptr %ps, %o : tensor<16x!tt.ptr<i32>>, tensor<16xi32>
+    tt.store %pp, %h : tensor<16x!tt.ptr<i32>>
+    tt.return
+  }
+}
+
+// -----
+
+// The counts are 32- or 64-bit shared-memory atomics.
+// CHECK: module attributes {tpxgpu.codegen = "scalar"}
+module {
+  tt.func public @histogram_i16(%p: !tt.ptr<i16>) {
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    // expected-remark @below {{the SIMT code generator does not cover histograms with other counts than i32 or i64 ('tt.histogram'); this kernel runs on the one-thread-per-program path}}
+    %h = tt.histogram %r : tensor<64xi32> -> tensor<16xi16>
+    %o = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %ps = tt.splat %p : !tt.ptr<i16> -> tensor<16x!tt.ptr<i16>>
+    %pp = tt.addptr %ps, %o : tensor<16x!tt.ptr<i16>>, tensor<16xi32>
+    tt.store %pp, %h : tensor<16x!tt.ptr<i16>>
+    tt.return
+  }
+}

@@ -1,0 +1,391 @@
+//===- SharedExchangePatterns.cpp - cat, gather and histogram -------------===//
+//
+// Ops whose result elements come from arbitrary elements of their operands
+// (tt.cat, tt.gather) or from all of them (tt.histogram) meet in the op's
+// scratch in the kernel's dynamic shared memory (placed by
+// tpxgpu-allocate-shared-memory, getScratchBytes): barrier (earlier readers
+// of those bytes are done), write, barrier, read. Tiles are row-major
+// without padding: the reads are either the result's layout walking the
+// tile as the writes did (cat) or data-dependent (gather, histogram).
+//
+//===----------------------------------------------------------------------===//
+#include "LoweringUtils.h"
+
+#include "tpx/Dialect/TT/IR/TTOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tpx;
+using namespace tpx::gpu_lowering;
+
+namespace {
+
+/// A row-major tile of `shape` elements at the start of an op's scratch.
+struct ScratchTile {
+  Value base;
+  Type storage;
+  unsigned bytes;
+  SmallVector<int64_t> shape;
+
+  Value address(OpBuilder &b, Location loc, Value index) const {
+    return LLVM::GEPOp::create(b, loc, base.getType(), storage, base,
+                               ArrayRef<LLVM::GEPArg>{index});
+  }
+};
+
+} // namespace
+
+/// The tile of `shape` elements of `elementType` (a tensor element type) in
+/// `op`'s scratch.
+static ScratchTile getScratchTile(OpBuilder &b, Location loc, Operation *op,
+                                  Type elementType, ArrayRef<int64_t> shape) {
+  ScratchTile tile;
+  tile.storage = getSharedStorageType(b, convertElementType(elementType));
+  tile.bytes = getSharedElementBytes(tile.storage);
+  tile.shape.assign(shape.begin(), shape.end());
+  int64_t elements = 1;
+  for (int64_t size : shape)
+    elements *= size;
+  tile.base = getSharedMemoryBase(b, loc, op, elements * tile.bytes);
+  return tile;
+}
+
+/// How many consecutive registers of `layout` one access moves: a run along
+/// the last dimension within 16 bytes. In a row-major tile whose rows are
+/// as long as the layout's (or that only offsets rows by a multiple of the
+/// run), such a run is contiguous and aligned to its size (the scratch
+/// starts 128-byte aligned).
+static unsigned getAccessWidth(const LinearLayout &layout, unsigned bytes) {
+  return getRegisterRun(layout, layout.getRank() - 1, std::max(1u, 16 / bytes));
+}
+
+static SmallVector<Value> sameCoordinate(ArrayRef<Value> c) {
+  return SmallVector<Value>(c);
+}
+
+/// Writes the canonical registers of `values` (in `layout`) to the tile at
+/// `toTile(coordinate)`; replicas would write the same values.
+static void storeRegisters(OpBuilder &b, Location loc, const ScratchTile &tile,
+                           ValueRange values, const LinearLayout &layout,
+                           const ThreadIds &ids, CoordinateMap toTile) {
+  unsigned width = getAccessWidth(layout, tile.bytes);
+  auto vector = VectorType::get({width}, tile.storage);
+  SmallVector<Value> thread = getThreadCoordinate(b, loc, layout, ids);
+  for (unsigned reg = 0, e = layout.getNumRegisters(); reg < e; reg += width) {
+    if (!isCanonicalRegister(layout, reg))
+      continue;
+    Value index = linearize(
+        b, loc, toTile(getElementCoordinate(b, loc, layout, reg, thread)),
+        tile.shape);
+    Value data;
+    if (width == 1) {
+      data = toSharedStorage(b, loc, values[reg], tile.storage);
+    } else {
+      data = LLVM::UndefOp::create(b, loc, vector);
+      for (unsigned i = 0; i < width; ++i)
+        data = LLVM::InsertElementOp::create(
+            b, loc, data,
+            toSharedStorage(b, loc, values[reg + i], tile.storage),
+            i32Constant(b, loc, i));
+    }
+    LLVM::StoreOp::create(b, loc, data, tile.address(b, loc, index),
+                          width * tile.bytes);
+  }
+}
+
+/// Reads every register of `layout` (elements of lowered type `type`) from
+/// the tile at `toTile(coordinate)`; replicated registers repeat the first
+/// copy.
+static SmallVector<Value> loadRegisters(OpBuilder &b, Location loc,
+                                        const ScratchTile &tile,
+                                        const LinearLayout &layout, Type type,
+                                        const ThreadIds &ids,
+                                        CoordinateMap toTile) {
+  unsigned width = getAccessWidth(layout, tile.bytes);
+  auto vector = VectorType::get({width}, tile.storage);
+  unsigned replicas = layout.getReplicationMask(LinearLayout::Register);
+  SmallVector<Value> thread = getThreadCoordinate(b, loc, layout, ids);
+  SmallVector<Value> result;
+  for (unsigned reg = 0, e = layout.getNumRegisters(); reg < e; reg += width) {
+    if (!isCanonicalRegister(layout, reg)) {
+      // The run bits are below the replicated ones: the copy is the run
+      // at reg & ~replicas, element for element.
+      for (unsigned i = 0; i < width; ++i)
+        result.push_back(result[(reg + i) & ~replicas]);
+      continue;
+    }
+    Value index = linearize(
+        b, loc, toTile(getElementCoordinate(b, loc, layout, reg, thread)),
+        tile.shape);
+    Value address = tile.address(b, loc, index);
+    if (width == 1) {
+      result.push_back(fromSharedStorage(
+          b, loc,
+          LLVM::LoadOp::create(b, loc, tile.storage, address, tile.bytes),
+          type));
+      continue;
+    }
+    Value data =
+        LLVM::LoadOp::create(b, loc, vector, address, width * tile.bytes);
+    for (unsigned i = 0; i < width; ++i)
+      result.push_back(fromSharedStorage(
+          b, loc,
+          LLVM::ExtractElementOp::create(b, loc, data, i32Constant(b, loc, i)),
+          type));
+  }
+  return result;
+}
+
+/// An integer register as i32 (sign-extended, as Triton reads indices and
+/// histogram values) or, when wider, as it is.
+static Value toAtLeastI32(OpBuilder &b, Location loc, Value value) {
+  if (value.getType().getIntOrFloatBitWidth() >= 32)
+    return value;
+  return LLVM::SExtOp::create(b, loc, b.getI32Type(), value);
+}
+
+/// An integer constant of `type` (i32 or i64).
+static Value intConstant(OpBuilder &b, Location loc, Type type, int64_t v) {
+  return type.isInteger(64) ? i64Constant(b, loc, v) : i32Constant(b, loc, v);
+}
+
+namespace {
+
+/// tt.cat along dimension 0, lhs then rhs (Triton leaves the order free;
+/// the CPU target and users expect this one): the operands are written to
+/// rows [0, N) and [N, 2N) of a tile of the result's shape, which the
+/// result reads in its layout.
+struct CatLowering : public OpConversionPattern<tt::CatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::CatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType operandType = op.getLhs().getType();
+    RankedTensorType resultType = op.getType();
+    int64_t rows = operandType.getDimSize(0);
+    if (resultType.getDimSize(0) != 2 * rows ||
+        resultType.getShape().drop_front() !=
+            operandType.getShape().drop_front())
+      return op.emitOpError("concatenates along dimension 0: expected the "
+                            "result to have twice the operands' rows, got ")
+             << operandType << " -> " << resultType;
+    std::optional<LinearLayout> from = getLayout(op, operandType);
+    std::optional<LinearLayout> to = getLayout(op, resultType);
+    Type lowered = getTypeConverter()->convertType(resultType);
+    if (!from || !to || !lowered)
+      return failure();
+
+    Location loc = op.getLoc();
+    ScratchTile tile = getScratchTile(
+        rewriter, loc, op, resultType.getElementType(), resultType.getShape());
+    ThreadIds ids = getThreadIds(rewriter, loc);
+    // Earlier readers of the scratch must be done before it is overwritten.
+    emitBarrier(rewriter, loc);
+    storeRegisters(rewriter, loc, tile, unpack(rewriter, loc, adaptor.getLhs()),
+                   *from, ids, sameCoordinate);
+    Value offset = i32Constant(rewriter, loc, rows);
+    auto belowLhs = [&](ArrayRef<Value> c) {
+      SmallVector<Value> result(c);
+      result[0] = LLVM::AddOp::create(rewriter, loc, result[0], offset);
+      return result;
+    };
+    storeRegisters(rewriter, loc, tile, unpack(rewriter, loc, adaptor.getRhs()),
+                   *from, ids, belowLhs);
+    emitBarrier(rewriter, loc);
+    SmallVector<Value> result = loadRegisters(
+        rewriter, loc, tile, *to,
+        convertElementType(resultType.getElementType()), ids, sameCoordinate);
+    rewriter.replaceOp(op, pack(rewriter, loc, lowered, result));
+    return success();
+  }
+};
+
+/// tt.gather: result[c] = src[c with c[axis] = indices[c]]. The source is
+/// written to a tile of its shape; each result register reads the element
+/// its index register names. The indices share the result's layout
+/// (convert-tt-to-tpxgpu converts them to it), so register r of both is
+/// one element.
+struct GatherLowering : public OpConversionPattern<tt::GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType srcType = op.getSrc().getType();
+    RankedTensorType indexType = op.getIndices().getType();
+    RankedTensorType resultType = op.getType();
+    std::optional<LinearLayout> from = getLayout(op, srcType);
+    std::optional<LinearLayout> indexLayout = getLayout(op, indexType);
+    std::optional<LinearLayout> to = getLayout(op, resultType);
+    Type lowered = getTypeConverter()->convertType(resultType);
+    if (!from || !indexLayout || !to || !lowered)
+      return failure();
+    if (!(*indexLayout == *to))
+      return op.emitOpError("needs its indices in the result's layout "
+                            "(convert-tt-to-tpxgpu converts them), got ")
+             << indexType << " for " << resultType;
+    unsigned axis = op.getAxis();
+    int64_t axisSize = srcType.getDimSize(axis);
+    if (!llvm::isPowerOf2_64(axisSize))
+      return op.emitOpError("needs a power-of-two source dimension ")
+             << axis << ", got " << srcType;
+
+    Location loc = op.getLoc();
+    ScratchTile tile = getScratchTile(
+        rewriter, loc, op, srcType.getElementType(), srcType.getShape());
+    ThreadIds ids = getThreadIds(rewriter, loc);
+    emitBarrier(rewriter, loc);
+    storeRegisters(rewriter, loc, tile, unpack(rewriter, loc, adaptor.getSrc()),
+                   *from, ids, sameCoordinate);
+    emitBarrier(rewriter, loc);
+
+    Type type = convertElementType(resultType.getElementType());
+    SmallVector<Value> indices = unpack(rewriter, loc, adaptor.getIndices());
+    SmallVector<Value> thread = getThreadCoordinate(rewriter, loc, *to, ids);
+    unsigned replicas = to->getReplicationMask(LinearLayout::Register);
+    // Out-of-range indices are undefined behaviour in Triton; wrapping
+    // them keeps every read inside the tile.
+    Value axisMask = i32Constant(rewriter, loc, axisSize - 1);
+    SmallVector<Value> result;
+    for (unsigned reg = 0, e = to->getNumRegisters(); reg < e; ++reg) {
+      if (reg & replicas) {
+        result.push_back(result[reg & ~replicas]);
+        continue;
+      }
+      SmallVector<Value> coordinate =
+          getElementCoordinate(rewriter, loc, *to, reg, thread);
+      Value index = toAtLeastI32(rewriter, loc, indices[reg]);
+      if (!index.getType().isInteger(32))
+        index =
+            LLVM::TruncOp::create(rewriter, loc, rewriter.getI32Type(), index);
+      coordinate[axis] = LLVM::AndOp::create(rewriter, loc, index, axisMask);
+      Value address = tile.address(
+          rewriter, loc, linearize(rewriter, loc, coordinate, tile.shape));
+      result.push_back(
+          fromSharedStorage(rewriter, loc,
+                            LLVM::LoadOp::create(rewriter, loc, tile.storage,
+                                                 address, tile.bytes),
+                            type));
+    }
+    rewriter.replaceOp(op, pack(rewriter, loc, lowered, result));
+    return success();
+  }
+};
+
+/// tt.histogram: counts of the values in [0, bins), masked-off ones not
+/// counted. The counts live in the scratch: every thread zeroes the bins
+/// of its result registers, then the owner of each source element (one
+/// thread per element, so replicas count once) adds 1 to its bin with a
+/// shared-memory atomic when the value is in range and not masked off, and
+/// the result registers read the totals.
+struct HistogramLowering : public OpConversionPattern<tt::HistogramOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::HistogramOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType srcType = op.getSrc().getType();
+    RankedTensorType resultType = op.getType();
+    Type countType = resultType.getElementType();
+    if (!countType.isInteger(32) && !countType.isInteger(64))
+      return op.emitOpError("counts in i32 or i64 on the SIMT path, got ")
+             << resultType;
+    int64_t bins = resultType.getDimSize(0);
+    if (!llvm::isPowerOf2_64(bins))
+      return op.emitOpError("needs a power-of-two number of bins, got ")
+             << bins;
+    std::optional<LinearLayout> from = getLayout(op, srcType);
+    std::optional<LinearLayout> to = getLayout(op, resultType);
+    Type lowered = getTypeConverter()->convertType(resultType);
+    if (!from || !to || !lowered)
+      return failure();
+    Value mask = op.getMask();
+    if (auto maskType =
+            mask ? dyn_cast<RankedTensorType>(mask.getType()) : nullptr) {
+      std::optional<LinearLayout> maskLayout = getLayout(op, maskType);
+      if (!maskLayout)
+        return failure();
+      if (!(*maskLayout == *from))
+        return op.emitOpError("needs its mask in the source's layout "
+                              "(convert-tt-to-tpxgpu converts it), got ")
+               << maskType << " for " << srcType;
+    }
+
+    Location loc = op.getLoc();
+    ScratchTile tile = getScratchTile(rewriter, loc, op, countType, {bins});
+    ThreadIds ids = getThreadIds(rewriter, loc);
+    emitBarrier(rewriter, loc);
+    // Replicas of a bin write the same zero: no owner test needed.
+    SmallVector<Value> resultThread =
+        getThreadCoordinate(rewriter, loc, *to, ids);
+    Value zero = intConstant(rewriter, loc, countType, 0);
+    for (unsigned reg = 0, e = to->getNumRegisters(); reg < e; ++reg) {
+      if (!isCanonicalRegister(*to, reg))
+        continue;
+      Value bin =
+          getElementCoordinate(rewriter, loc, *to, reg, resultThread)[0];
+      LLVM::StoreOp::create(rewriter, loc, zero,
+                            tile.address(rewriter, loc, bin), tile.bytes);
+    }
+    emitBarrier(rewriter, loc);
+
+    SmallVector<Value> values = unpack(rewriter, loc, adaptor.getSrc());
+    SmallVector<Value> masks;
+    if (adaptor.getMask()) {
+      masks = unpack(rewriter, loc, adaptor.getMask());
+      if (masks.size() == 1)
+        masks.assign(values.size(), masks.front());
+    }
+    Value owner = getOwnerPredicate(rewriter, loc, op, from);
+    Value one = intConstant(rewriter, loc, countType, 1);
+    for (unsigned reg = 0, e = from->getNumRegisters(); reg < e; ++reg) {
+      if (!isCanonicalRegister(*from, reg))
+        continue;
+      Value value = toAtLeastI32(rewriter, loc, values[reg]);
+      Type valueType = value.getType();
+      // One unsigned comparison: negative values are large unsigned ones.
+      Value counted =
+          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, value,
+                               intConstant(rewriter, loc, valueType, bins));
+      if (owner)
+        counted = LLVM::AndOp::create(rewriter, loc, counted, owner);
+      if (!masks.empty())
+        counted = LLVM::AndOp::create(rewriter, loc, counted, masks[reg]);
+      Value bin = value;
+      if (!valueType.isInteger(32))
+        bin = LLVM::TruncOp::create(rewriter, loc, rewriter.getI32Type(), bin);
+      scf::IfOp::create(rewriter, loc, counted, [&](OpBuilder &b, Location l) {
+        LLVM::AtomicRMWOp::create(b, l, LLVM::AtomicBinOp::add,
+                                  tile.address(b, l, bin), one,
+                                  LLVM::AtomicOrdering::monotonic);
+        scf::YieldOp::create(b, l);
+      });
+    }
+    emitBarrier(rewriter, loc);
+
+    unsigned replicas = to->getReplicationMask(LinearLayout::Register);
+    SmallVector<Value> result;
+    for (unsigned reg = 0, e = to->getNumRegisters(); reg < e; ++reg) {
+      if (reg & replicas) {
+        result.push_back(result[reg & ~replicas]);
+        continue;
+      }
+      Value bin =
+          getElementCoordinate(rewriter, loc, *to, reg, resultThread)[0];
+      result.push_back(LLVM::LoadOp::create(rewriter, loc, countType,
+                                            tile.address(rewriter, loc, bin),
+                                            tile.bytes));
+    }
+    rewriter.replaceOp(op, pack(rewriter, loc, lowered, result));
+    return success();
+  }
+};
+
+} // namespace
+
+void gpu_lowering::populateSharedExchangePatterns(
+    TensorTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<CatLowering, GatherLowering, HistogramLowering>(
+      converter, patterns.getContext());
+}
