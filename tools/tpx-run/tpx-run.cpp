@@ -8,7 +8,8 @@
 // the case's num_warps/num_stages, launches it on the case's inputs over its
 // grid, and checks every expected buffer within its tolerance. Prints
 // exactly one line on stdout, `PASS <name>` or `FAIL <name>: <reason>`, and
-// exits 0 only on PASS. --verbose adds timings on stderr.
+// exits 0 only on PASS. --verbose adds timings and the named pipeline that
+// compiled the kernel (simt, one-thread, default) on stderr.
 //
 //===----------------------------------------------------------------------===//
 #include "BufferCompare.h"
@@ -68,7 +69,7 @@ static cl::opt<std::string> writeOutputs(
     cl::desc("After the launch, write every buffer argument N to "
              "DIR/argN.out.bin (raw, like the case's input files)"),
     cl::value_desc("dir"), cl::cat(category));
-static cl::opt<bool> verbose("verbose", cl::desc("Timings on stderr"),
+static cl::opt<bool> verbose("verbose", cl::desc("Timings and the pipeline that ran, on stderr"),
                              cl::cat(category));
 static cl::list<std::string>
     pipelineExt("pipeline-ext",
@@ -306,9 +307,12 @@ int main(int argc, char **argv) {
   double runSeconds = secondsSince(start);
   if (verbose)
     llvm::errs() << llvm::formatv(
-        "tpx-run: {0}: compile {1:f3} s ({2}), run {3:f3} s\n",
+        "tpx-run: {0}: compile {1:f3} s ({2}), pipeline {3}, run {4:f3} s\n",
         escapeForLine(name), compileSeconds,
-        compiled->cacheHit ? "cache hit" : "compiled", runSeconds);
+        compiled->cacheHit ? "cache hit" : "compiled",
+        compiled->artifact.pipeline.empty() ? "unnamed"
+                                            : compiled->artifact.pipeline,
+        runSeconds);
 
   // Written before the comparison, so that a failing case leaves them too.
   if (!writeOutputs.empty())
