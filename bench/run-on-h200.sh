@@ -3,9 +3,10 @@
 # carries .mlir-runtime/ (Debian's LLVM/MLIR runtime .debs, from
 # ../shared/device/fetch-mlir-runtime.sh) and .device/ (stripped bin/, lib/,
 # the corpus and unpack-mlir-runtime.sh; see docs/nvidia-target.md).
-#   bench/run-on-h200.sh corpus|sanitizer|pytest|sanitizer-suite|bench|quick|
-#                        python|main|tutorials|launch|frontend|autotune|tlx
-#   (any subset, in order; sanitizer-suite needs pytest first)
+#   bench/run-on-h200.sh corpus|sanitizer|pytest|paths|sanitizer-suite|bench|
+#                        quick|python|main|tutorials|launch|frontend|autotune|
+#                        tlx
+#   (any subset, in order; paths and sanitizer-suite need pytest first)
 #   python: the Python front end's suite (test/Python) on CUDA, its files
 #   spread over 8 processes; main: the main job on the GPU; tutorials: the
 #   tutorial-style programs through tpx and stock Triton, compared;
@@ -42,16 +43,30 @@ for step in "$@"; do
       -p no:cacheprovider --basetemp=/tmp/tpx-pytest-cases test/CPU \
       > "$out/cuda-pytest.txt" 2>&1
     tail -40 "$out/cuda-pytest.txt" ;;
+  paths)
+    # Which pipeline each corpus case and CPU-suite kernel (kept by the
+    # pytest step) compiles on for sm_90a: the coverage check's remark
+    # names the op of every one that takes the one-thread path.
+    for f in .device/corpus/*/kernel.ttir $(find /tmp/tpx-pytest-cases -name kernel.ttir 2>/dev/null | sort); do
+      r=$("$bin/tpx-compile" --target=sm_90a --no-cache -o /tmp/tpx-paths.cubin "$f" 2>&1 \
+          | grep -m1 -E "remark|error" | sed 's/.*does not cover //')
+      echo "$(basename $(dirname "$f")): ${r:-simt}"
+    done > "$out/cuda-paths.txt" 2>&1
+    echo "simt: $(grep -c ': simt$' "$out/cuda-paths.txt") of $(wc -l < "$out/cuda-paths.txt")"
+    grep -v ': simt$' "$out/cuda-paths.txt" | head -40 ;;
   sanitizer-suite)
-    # memcheck over the CPU suite's cases that use cat/gather/histogram/
-    # join/split/scan and descriptors (the one-thread path's shared-buffer
-    # ops; kept by the pytest step in /tmp/tpx-pytest-cases).
-    for c in $(grep -lE '"?tt\.(cat|gather|histogram|join|split|scan|descriptor_[a-z]+|make_tensor_descriptor)' \
-        -r /tmp/tpx-pytest-cases --include=kernel.ttir | xargs -r -n1 dirname | sort); do
-      echo "== $(basename $c)"
-      compute-sanitizer --tool memcheck --print-limit 5 "$bin/tpx-run" "$c" --target cuda 2>&1 | tail -3
+    # memcheck over every CPU-suite case (kept by the pytest step in
+    # /tmp/tpx-pytest-cases), 8 at a time, each case's report in its own
+    # file (cases that test CPU-only behaviour still FAIL, as in pytest).
+    rm -rf /tmp/tpx-memcheck && mkdir -p /tmp/tpx-memcheck
+    find /tmp/tpx-pytest-cases -name case.json | xargs -r -n1 dirname | sort \
+      | xargs -r -P 8 -I{} sh -c 'compute-sanitizer --tool memcheck --print-limit 5 \
+          "$0" "$1" --target cuda > /tmp/tpx-memcheck/$(echo "$1" | tr / _).txt 2>&1' \
+          "$bin/tpx-run" {}
+    for f in /tmp/tpx-memcheck/*.txt; do
+      echo "== $(basename $f .txt)"; tail -3 "$f"
     done > "$out/cuda-sanitizer-suite.txt" 2>&1
-    grep -cE "ERROR SUMMARY: 0 errors" "$out/cuda-sanitizer-suite.txt"
+    echo "clean: $(grep -cE "ERROR SUMMARY: 0 errors" "$out/cuda-sanitizer-suite.txt") of $(ls /tmp/tpx-memcheck | wc -l)"
     grep -E "ERROR SUMMARY: [1-9]" -B3 "$out/cuda-sanitizer-suite.txt" | head -40 ;;
   tlx)
     # The TLX tutorials that run on the GPU beside torch (bench/tlx_bench.py).
