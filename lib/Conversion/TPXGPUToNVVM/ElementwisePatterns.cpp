@@ -337,11 +337,14 @@ void gpu_lowering::populateElementwisePatterns(TensorTypeConverter &converter,
             b, loc, arith::MaxNumFOp::create(b, loc, args[0], args[1]),
             args[2]);
       });
-  // Without fast-math flags these are IEEE-rounded: sqrt.rn and div.rn.
+  // IEEE-rounded: LLVM's sqrt intrinsic is sqrt.rn (math.sqrt would become
+  // libdevice's __nv_sqrtf, which is sqrt.approx unless __CUDA_PREC_SQRT is
+  // reflected: tl.sqrt's meaning, not tl.sqrt_rn's) and fdiv without
+  // fast-math flags is div.rn.
   patterns.add<ScalarEquivalentLowering<tt::PreciseSqrtOp>>(
       converter, context,
       [](OpBuilder &b, Location loc, tt::PreciseSqrtOp, ArrayRef<Value> args)
-          -> Value { return math::SqrtOp::create(b, loc, args[0]); });
+          -> Value { return LLVM::SqrtOp::create(b, loc, args[0]); });
   patterns.add<ScalarEquivalentLowering<tt::PreciseDivFOp>>(
       converter, context,
       [](OpBuilder &b, Location loc, tt::PreciseDivFOp, ArrayRef<Value> args)

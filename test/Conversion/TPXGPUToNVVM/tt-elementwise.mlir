@@ -1,6 +1,7 @@
 // tt's own elementwise ops repeat a scalar equivalent per register:
 // clampf as max then min (NaN-propagating or not), precise sqrt/div as the
-// IEEE-rounded math/arith ops, mulhiui as the high half of mului_extended,
+// IEEE-rounded LLVM sqrt (sqrt.rn, not libdevice's approximate __nv_sqrtf)
+// and arith.divf (div.rn), mulhiui as the high half of mului_extended,
 // and extern_elementwise of a libdevice function as a call of it.
 // RUN: tpx-opt %s --convert-tt-to-tpxgpu=num-warps=4 --tpxgpu-lower-layout-conversions --tpxgpu-allocate-shared-memory --convert-tpxgpu-to-nvvm -mlir-print-debuginfo=false | FileCheck %s
 
@@ -10,7 +11,7 @@
 // CHECK-COUNT-2: arith.minimumf
 // CHECK-COUNT-2: arith.maxnumf
 // CHECK-COUNT-2: arith.minnumf
-// CHECK-COUNT-2: math.sqrt
+// CHECK-COUNT-2: llvm.intr.sqrt
 // CHECK-COUNT-2: arith.divf
 // CHECK-COUNT-2: arith.mului_extended
 // CHECK-COUNT-2: llvm.call @__nv_powf
