@@ -416,6 +416,118 @@ def bench_attention(seq, d, causal, heads=32):
                 profile_torch=True)
 
 
+# --- Op families (issue: every TTIR op on the SIMT path) ---
+def bench_complex_mul(n=1 << 25):
+    x = torch.randn(n, 2, device=DEVICE)
+    y = torch.randn(n, 2, device=DEVICE)
+    out = torch.empty_like(x)
+
+    def ref():
+        return torch.view_as_real(torch.view_as_complex(x)
+                                  * torch.view_as_complex(y))
+    block = 1024
+    return dict(unit="GB/s", kernel=kernels.complex_mul,
+                grid=(n // block,), args=(x, y, out),
+                constexprs=dict(BLOCK=block), out=out, ref=ref, torch=ref,
+                work=3 * n * 8 / 1e9, tol=(1e-5, 1e-5))
+
+
+def bench_gather(rows=16384, cols=1024):
+    x = torch.randn(rows, cols, device=DEVICE)
+    idx64 = torch.argsort(torch.rand(rows, cols, device=DEVICE), dim=1)
+    idx = idx64.to(torch.int32)
+    out = torch.empty_like(x)
+    return dict(unit="GB/s", kernel=kernels.row_gather, grid=(rows,),
+                args=(x, idx, out), constexprs=dict(BLOCK=cols), out=out,
+                ref=lambda: torch.gather(x, 1, idx64),
+                torch=lambda: torch.gather(x, 1, idx64),
+                work=3 * rows * cols * 4 / 1e9, tol=(0, 0))
+
+
+def bench_histogram(n=1 << 26, bins=256):
+    x = torch.randint(0, bins, (n,), device=DEVICE, dtype=torch.int32)
+    counts = torch.zeros(bins, device=DEVICE, dtype=torch.int32)
+    block = 4096
+    return dict(unit="GB/s", kernel=kernels.histogram, grid=(n // block,),
+                args=(x, counts), constexprs=dict(BLOCK=block, BINS=bins),
+                out=counts,
+                ref=lambda: torch.bincount(x, minlength=bins).to(torch.int32),
+                torch=lambda: torch.bincount(x, minlength=bins),
+                work=n * 4 / 1e9, tol=(0, 0))
+
+
+def bench_cast_to_fp8(n=1 << 28):
+    x = torch.randn(n, device=DEVICE) * 64
+    out = torch.empty(n, device=DEVICE, dtype=torch.float8_e4m3fn)
+    block = 1024
+    return dict(unit="GB/s", kernel=kernels.cast_to_fp8,
+                grid=(triton.cdiv(n, block),), args=(x, out, n),
+                constexprs=dict(BLOCK=block), out=out,
+                ref=lambda: x.to(torch.float8_e4m3fn),
+                torch=lambda: x.to(torch.float8_e4m3fn),
+                work=n * 5 / 1e9, tol=(0, 0))
+
+
+def bench_cast_from_fp8(n=1 << 28):
+    x = (torch.randn(n, device=DEVICE) * 64).to(torch.float8_e4m3fn)
+    out = torch.empty(n, device=DEVICE, dtype=torch.float16)
+    block = 1024
+    return dict(unit="GB/s", kernel=kernels.cast_from_fp8,
+                grid=(triton.cdiv(n, block),), args=(x, out, n),
+                constexprs=dict(BLOCK=block), out=out,
+                ref=lambda: x.to(torch.float16),
+                torch=lambda: x.to(torch.float16),
+                work=n * 3 / 1e9, tol=(0, 0))
+
+
+def bench_matmul_mxfp8(m=4096, n=4096, k=4096):
+    """tl.dot_scaled e4m3 x e4m3 with e8m0 scales per 32 of K; torch
+    dequantizes and multiplies in f32 (the reference and the baseline)."""
+    fp8 = torch.float8_e4m3fn
+    a = torch.randn(m, k, device=DEVICE).to(fp8)
+    b = torch.randn(k, n, device=DEVICE).to(fp8)
+    sa = torch.randint(122, 132, (m, k // 32), device=DEVICE,
+                       dtype=torch.uint8)
+    sb = torch.randint(122, 132, (n, k // 32), device=DEVICE,
+                       dtype=torch.uint8)
+    c = torch.empty(m, n, device=DEVICE, dtype=torch.bfloat16)
+
+    def ref():
+        fa = a.float() * torch.exp2(sa.float() - 127).repeat_interleave(32, 1)
+        fb = b.float() * torch.exp2(sb.float() - 127).repeat_interleave(
+            32, 1).t()
+        return (fa @ fb).to(torch.bfloat16)
+    tile = dict(BM=128, BN=128, BK=128)
+    return dict(unit="TFLOP/s", kernel=kernels.matmul_mxfp8,
+                grid=(m // tile["BM"], n // tile["BN"]),
+                args=(a, sa, b, sb, c, m, n, k), constexprs=tile, out=c,
+                ref=ref, torch=ref, work=2 * m * n * k / 1e12,
+                tol=(5e-2, 5e-2), atol_scale="rms", num_warps=8,
+                num_stages=3, torch_backend="dequantize + f32 matmul")
+
+
+def bench_batched_dot(batches=1 << 16, m=16, n=16, k=16):
+    a = torch.randn(batches, m, k, device=DEVICE)
+    b = torch.randn(batches, k, n, device=DEVICE)
+    c = torch.empty(batches, m, n, device=DEVICE)
+    bb = 8
+    return dict(unit="TFLOP/s", kernel=kernels.batched_dot,
+                grid=(batches // bb,), args=(a, b, c),
+                constexprs=dict(BB=bb, M=m, N=n, K=k), out=c,
+                ref=lambda: torch.bmm(a, b), torch=lambda: torch.bmm(a, b),
+                work=2 * batches * m * n * k / 1e12, tol=(1e-4, 1e-4))
+
+
+def _op_family_rows():
+    return [("op join/split complex mul f32 n=2^25", bench_complex_mul),
+            ("op gather f32 16384x1024", bench_gather),
+            ("op histogram i32 n=2^26 256 bins", bench_histogram),
+            ("op fp8 cast f32->e4m3 n=2^28", bench_cast_to_fp8),
+            ("op fp8 cast e4m3->f16 n=2^28", bench_cast_from_fp8),
+            ("op dot_scaled mxfp8 4096^3", bench_matmul_mxfp8),
+            ("op 3-D dot f32 65536x16x16x16", bench_batched_dot)]
+
+
 def _attention_rows(shapes):
     return [(f"attention fwd bf16 D={d} seq={seq}"
              + (" causal" if causal else ""), bench_attention, seq, d, causal)
@@ -458,7 +570,8 @@ def all_benchmarks(quick):
                             (16384, 16384, 1024, bf16)])
             + _fp8_rows([(4096, 4096, 4096), (8192, 8192, 8192)])
             + _attention_rows([(1024, 64), (4096, 128), (8192, 64),
-                               (8192, 128)]))
+                               (8192, 128)])
+            + _op_family_rows())
 
 
 # --------------------------------------------------------------------------

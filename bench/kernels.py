@@ -161,3 +161,89 @@ def attention(Q, K, V, O, sm_scale, stride_s, N_CTX,
     acc = acc / l_i[:, None]
     tl.store(O + base + offs_m[:, None] * stride_s + offs_d[None, :],
              acc.to(O.dtype.element_ty))
+
+
+# --- One kernel per op family the SIMT path lowers beyond the basics
+# (join/split, gather, histogram, fp8 casts, dot_scaled, 3-D dots). ---
+
+@triton.jit
+def complex_mul(x_ptr, y_ptr, out_ptr, BLOCK: tl.constexpr):
+    """Interleaved complex f32 (re, im) pairs: split, multiply, join."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    pair = offs[:, None] * 2 + tl.arange(0, 2)[None, :]
+    xr, xi = tl.split(tl.load(x_ptr + pair))
+    yr, yi = tl.split(tl.load(y_ptr + pair))
+    tl.store(out_ptr + pair, tl.join(xr * yr - xi * yi, xr * yi + xi * yr))
+
+
+@triton.jit
+def row_gather(x_ptr, idx_ptr, out_ptr, BLOCK: tl.constexpr):
+    """Each row permuted by its own index row (tl.gather along axis 0)."""
+    base = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + base)
+    idx = tl.load(idx_ptr + base)
+    tl.store(out_ptr + base, tl.gather(x, idx, 0))
+
+
+@triton.jit
+def histogram(x_ptr, bins_ptr, BLOCK: tl.constexpr, BINS: tl.constexpr):
+    """A block's histogram (tl.histogram), added into the global bins."""
+    x = tl.load(x_ptr + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK))
+    tl.atomic_add(bins_ptr + tl.arange(0, BINS), tl.histogram(x, BINS))
+
+
+@triton.jit
+def cast_to_fp8(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x.to(tl.float8e4nv), mask=mask)
+
+
+@triton.jit
+def cast_from_fp8(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x.to(tl.float16), mask=mask)
+
+
+@triton.jit
+def matmul_mxfp8(a_ptr, as_ptr, b_ptr, bs_ptr, c_ptr, M, N, K,
+                 BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """C = (A * 2^(sa-127)) (B * 2^(sb-127)): e4m3 A [M,K] and B [K,N]
+    row-major, e8m0 scales [M, K/32] and [N, K/32] (tl.dot_scaled)."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    rs = tl.arange(0, BK // 32)
+    a = a_ptr + rm[:, None] * K + rk[None, :]
+    b = b_ptr + rk[:, None] * N + rn[None, :]
+    sa = as_ptr + rm[:, None] * (K // 32) + rs[None, :]
+    sb = bs_ptr + rn[:, None] * (K // 32) + rs[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for _ in range(0, K // BK):
+        acc = tl.dot_scaled(tl.load(a), tl.load(sa), "e4m3", tl.load(b),
+                            tl.load(sb), "e4m3", acc)
+        a += BK
+        b += BK * N
+        sa += BK // 32
+        sb += BK // 32
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.bfloat16))
+
+
+@triton.jit
+def batched_dot(a_ptr, b_ptr, c_ptr, BB: tl.constexpr, M: tl.constexpr,
+                N: tl.constexpr, K: tl.constexpr):
+    """BB small f32 products per program, one 3-D tl.dot (IEEE f32)."""
+    rb = tl.program_id(0) * BB + tl.arange(0, BB)
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    a = tl.load(a_ptr + rb[:, None, None] * (M * K) + rm[None, :, None] * K
+                + rk[None, None, :])
+    b = tl.load(b_ptr + rb[:, None, None] * (K * N) + rk[None, :, None] * N
+                + rn[None, None, :])
+    c = tl.dot(a, b, input_precision="ieee")
+    tl.store(c_ptr + rb[:, None, None] * (M * N) + rm[None, :, None] * N
+             + rn[None, None, :], c)
