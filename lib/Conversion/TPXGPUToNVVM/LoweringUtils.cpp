@@ -3,6 +3,7 @@
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUTypes.h"
 #include "tpx/Dialect/TT/IR/TTTypes.h"
 
@@ -175,6 +176,26 @@ Value gpu_lowering::getUniqueOwnerPredicate(OpBuilder &b, Location loc,
     predicate = predicate ? LLVM::AndOp::create(b, loc, predicate, zero) : zero;
   }
   return predicate;
+}
+
+Value gpu_lowering::getOwnerPredicate(
+    OpBuilder &b, Location loc, Operation *op,
+    const std::optional<LinearLayout> &layout) {
+  if (!layout)
+    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                                getThreadIdX(b, loc), i32Constant(b, loc, 0));
+  ThreadIds ids = getThreadIds(b, loc);
+  Value owner = getUniqueOwnerPredicate(b, loc, *layout, ids);
+  unsigned moduleWarps = tpxgpu::getModuleNumWarps(op);
+  Operation *kernel = op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+  if (op->getParentOfType<tpxgpu::WarpSpecializeOp>() || !kernel ||
+      tpxgpu::getBlockWarps(kernel) <= moduleWarps)
+    return owner;
+  Value ownWarp =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, ids.warp,
+                           i32Constant(b, loc, moduleWarps));
+  return owner ? LLVM::AndOp::create(b, loc, owner, ownWarp).getResult()
+               : ownWarp;
 }
 
 bool gpu_lowering::isCanonicalRegister(const LinearLayout &layout,

@@ -111,29 +111,6 @@ static Value andPredicates(OpBuilder &b, Location loc, Value a, Value c) {
   return LLVM::AndOp::create(b, loc, a, c);
 }
 
-/// Which thread acts for the elements of a value: the unique owner of each
-/// element of a tensor, thread 0 for a scalar. Around a
-/// tpxgpu.warp_specialize that needs more warps than the module's, the
-/// warps beyond the module's repeat the first ones' elements: only the
-/// module's warps act.
-static Value getOwnerPredicate(OpBuilder &b, Location loc, Operation *op,
-                               const std::optional<LinearLayout> &layout) {
-  if (!layout)
-    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
-                                getThreadIdX(b, loc), i32Constant(b, loc, 0));
-  ThreadIds ids = getThreadIds(b, loc);
-  Value owner = getUniqueOwnerPredicate(b, loc, *layout, ids);
-  unsigned moduleWarps = tpxgpu::getModuleNumWarps(op);
-  Operation *kernel = op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
-  if (op->getParentOfType<tpxgpu::WarpSpecializeOp>() || !kernel ||
-      tpxgpu::getBlockWarps(kernel) <= moduleWarps)
-    return owner;
-  Value ownWarp =
-      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, ids.warp,
-                           i32Constant(b, loc, moduleWarps));
-  return andPredicates(b, loc, owner, ownWarp);
-}
-
 /// The layout of a tensor-typed value, none for scalars; false on error.
 static bool getOptionalLayout(Operation *op, Type type,
                               std::optional<LinearLayout> &layout) {

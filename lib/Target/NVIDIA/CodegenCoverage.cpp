@@ -219,7 +219,9 @@ static std::string checkOp(Operation *op, unsigned numWarps) {
           tt::ExpandDimsOp, tt::ReshapeOp, tt::TransOp, tt::JoinOp, tt::SplitOp,
           tt::IntToPtrOp, tt::PtrToIntOp, tt::BitcastOp, tt::AddPtrOp,
           tt::LoadOp, tt::StoreOp, tt::DotOp, tt::ReduceOp, tt::ReduceReturnOp,
-          tt::ScanOp, tt::ScanReturnOp>(op))
+          tt::ScanOp, tt::ScanReturnOp, tt::ElementwiseInlineAsmOp,
+          tt::MapElementwiseOp, tt::MapElementwiseReturnOp, tt::PrintOp,
+          tt::AssertOp>(op))
     return "";
   // The SIMT lowering's atom.cas covers 32- and 64-bit elements.
   if (auto cas = dyn_cast<tt::AtomicCASOp>(op)) {
