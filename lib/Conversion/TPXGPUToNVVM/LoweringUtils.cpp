@@ -178,11 +178,6 @@ Value gpu_lowering::getUniqueOwnerPredicate(OpBuilder &b, Location loc,
   return predicate;
 }
 
-bool gpu_lowering::isCanonicalRegister(const LinearLayout &layout,
-                                       unsigned reg) {
-  return (reg & layout.getReplicationMask(LinearLayout::Register)) == 0;
-}
-
 Value gpu_lowering::getOwnerPredicate(
     OpBuilder &b, Location loc, Operation *op,
     const std::optional<LinearLayout> &layout) {
@@ -199,7 +194,13 @@ Value gpu_lowering::getOwnerPredicate(
   Value ownWarp =
       LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, ids.warp,
                            i32Constant(b, loc, moduleWarps));
-  return owner ? LLVM::AndOp::create(b, loc, owner, ownWarp) : ownWarp;
+  return owner ? LLVM::AndOp::create(b, loc, owner, ownWarp).getResult()
+               : ownWarp;
+}
+
+bool gpu_lowering::isCanonicalRegister(const LinearLayout &layout,
+                                       unsigned reg) {
+  return (reg & layout.getReplicationMask(LinearLayout::Register)) == 0;
 }
 
 Value gpu_lowering::getSharedMemoryBase(OpBuilder &b, Location loc,

@@ -102,18 +102,18 @@ getElementCoordinate(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value getUniqueOwnerPredicate(mlir::OpBuilder &b, mlir::Location loc,
                                     const LinearLayout &layout,
                                     const ThreadIds &ids);
-/// True when `reg` is the first register holding its element (registers
-/// with zero bases duplicate others).
-bool isCanonicalRegister(const LinearLayout &layout, unsigned reg);
-
-/// Which threads act for the elements of `layout` (a side effect done once
-/// per element): getUniqueOwnerPredicate's owners, thread 0 without a
-/// layout, and around a tpxgpu.warp_specialize that needs more warps than
-/// the module's only the module's warps (the others repeat their
-/// elements). Null when every thread acts.
+/// Which thread acts for the elements of a value (stores, atomics, prints,
+/// asserts): the unique owner of each element of a tensor in `layout`,
+/// thread 0 for a scalar (no layout). Around a tpxgpu.warp_specialize that
+/// needs more warps than the module's, the warps beyond the module's repeat
+/// the first ones' elements: only the module's warps act. Null when every
+/// thread acts.
 mlir::Value getOwnerPredicate(mlir::OpBuilder &b, mlir::Location loc,
                               mlir::Operation *op,
                               const std::optional<LinearLayout> &layout);
+/// True when `reg` is the first register holding its element (registers
+/// with zero bases duplicate others).
+bool isCanonicalRegister(const LinearLayout &layout, unsigned reg);
 
 /// The start (`!llvm.ptr<3>`) of `user`'s bytes in the kernel's dynamic
 /// shared memory: its `tpxgpu.shared-offset` (buffer or scratch, from
@@ -276,6 +276,16 @@ void populateWarpGroupDotPatterns(TensorTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
 void populateFunctionPatterns(TensorTypeConverter &converter,
                               mlir::RewritePatternSet &patterns);
+void populateInlineAsmPatterns(TensorTypeConverter &converter,
+                               mlir::RewritePatternSet &patterns);
+void populateDebugPatterns(TensorTypeConverter &converter,
+                           mlir::RewritePatternSet &patterns);
+/// Creates, before the conversion (patterns do not add module-level ops),
+/// what the tt.print / tt.assert lowerings refer to: the vprintf and
+/// __assertfail declarations and the format, prefix and message strings
+/// (DebugPatterns.cpp). Fails, with a diagnostic, when the module uses
+/// those names for something else.
+mlir::LogicalResult declareDebugSymbols(mlir::ModuleOp module);
 
 } // namespace tpx::gpu_lowering
 

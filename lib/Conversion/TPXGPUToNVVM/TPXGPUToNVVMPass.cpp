@@ -77,6 +77,8 @@ struct ConvertTPXGPUToNVVMPass
     // (getSharedMemoryBase), which the launch then reserves.
     module->removeAttr(tpxgpu::TPXGPUDialect::kSharedBytesAttrName);
     LLVM::GlobalOp shared = createSharedMemory(module);
+    if (failed(declareDebugSymbols(module)))
+      return signalPassFailure();
     // Warp-specialized kernels may need more warps than the module's.
     unsigned blockWarps = numWarps;
     module.walk([&](tt::FuncOp func) {
@@ -96,7 +98,12 @@ struct ConvertTPXGPUToNVVMPass
     target.addIllegalDialect<tt::TTDialect, tpxgpu::TPXGPUDialect>();
     target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
         [](Operation *op) { return !hasConvertibleTypes(op); });
-    target.addLegalOp<ModuleOp>();
+    // Created by the tt.map_elementwise lowering around scalar regions
+    // (InlineAsmPatterns.cpp): casts between tt and LLVM pointer types for
+    // the cloned scalar ops, which reconcile-unrealized-casts removes, and
+    // scf.execute_region for regions of several blocks.
+    target.addLegalOp<ModuleOp, UnrealizedConversionCastOp,
+                      scf::ExecuteRegionOp>();
     // Lowered after the conversion, around partitions it has lowered.
     target.addLegalOp<tpxgpu::WarpSpecializeOp, tpxgpu::WarpYieldOp>();
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
@@ -114,6 +121,8 @@ struct ConvertTPXGPUToNVVMPass
     populateSharedExchangePatterns(converter, patterns);
     populateDotPatterns(converter, patterns);
     populateWarpGroupDotPatterns(converter, patterns);
+    populateInlineAsmPatterns(converter, patterns);
+    populateDebugPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))) ||
         failed(lowerWarpSpecializations(module)))
       return signalPassFailure();

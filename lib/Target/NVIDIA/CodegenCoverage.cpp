@@ -222,7 +222,9 @@ static std::string checkOp(Operation *op, unsigned numWarps) {
           tt::IntToPtrOp, tt::PtrToIntOp, tt::BitcastOp, tt::AddPtrOp,
           tt::LoadOp, tt::StoreOp, tt::DotOp, tt::ReduceOp, tt::ReduceReturnOp,
           tt::ScanOp, tt::ScanReturnOp, tt::ClampFOp, tt::PreciseSqrtOp,
-          tt::PreciseDivFOp, tt::MulhiUIOp>(op))
+          tt::PreciseDivFOp, tt::MulhiUIOp, tt::ElementwiseInlineAsmOp,
+          tt::MapElementwiseOp, tt::MapElementwiseReturnOp, tt::PrintOp,
+          tt::AssertOp>(op))
     return "";
   // Only libdevice defines functions on the device (the PTX emitter links
   // it); the one-thread path reports other symbols.

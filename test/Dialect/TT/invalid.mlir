@@ -431,6 +431,16 @@ tt.func @inline_asm_braced_operand(%x: i32) {
 
 // -----
 
+// With packed_element > 1 every element of a 32-bit type is an operand of
+// its own; narrower types share 32-bit registers.
+tt.func @inline_asm_packed_constraint_count(%x: tensor<8xi32>) {
+  // expected-error @+1 {{'tt.elementwise_inline_asm' op constraints "=r,r" describe 2 operands, but the op has 1 result and 1 argument, which take 8 assembly operands with packed_element = 4}}
+  %0 = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 4 : i32, pure = true} %x : tensor<8xi32> -> tensor<8xi32>
+  tt.return
+}
+
+// -----
+
 tt.func @inline_asm_constraint_count(%x: i32) {
   // expected-error @+1 {{'tt.elementwise_inline_asm' op constraints "=r,r,r" describe 3 operands, but the op has 1 result and 1 argument}}
   %0 = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r,r", packed_element = 1 : i32, pure = true} %x : i32 -> i32

@@ -162,9 +162,10 @@ module {
     %5 = tt.extern_elementwise %f, %x {libname = "libdevice", libpath = "/opt/libdevice.10.bc", pure = false, symbol = "__nv_ldexpf"} : (tensor<128xf32>, tensor<128xi32>) -> tensor<128xf32>
     // CHECK: tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %{{[A-Za-z0-9_]+}} : tensor<128xi32> -> tensor<128xi32>
     %6 = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : tensor<128xi32> -> tensor<128xi32>
-    // Two results, four elements per pack, impure.
-    // CHECK: %{{[A-Za-z0-9_]+}}:2 = tt.elementwise_inline_asm "{{.*}}" {constraints = "=r,=r,r,r", packed_element = 4 : i32, pure = false} %{{[A-Za-z0-9_]+}}, %{{[A-Za-z0-9_]+}} : tensor<128xi32>, tensor<128xf32> -> tensor<128xi32>, tensor<128xf32>
-    %7:2 = tt.elementwise_inline_asm "shf.l.wrap.b32 $0, $2, $2, 1; mov.b32 $1, $3;" {constraints = "=r,=r,r,r", packed_element = 4 : i32, pure = false} %x, %f : tensor<128xi32>, tensor<128xf32> -> tensor<128xi32>, tensor<128xf32>
+    // Two results, two elements per pack (32-bit types: one assembly
+    // operand per element, results first), impure.
+    // CHECK: %{{[A-Za-z0-9_]+}}:2 = tt.elementwise_inline_asm "{{.*}}" {constraints = "=r,=r,=r,=r,r,r,r,r", packed_element = 2 : i32, pure = false} %{{[A-Za-z0-9_]+}}, %{{[A-Za-z0-9_]+}} : tensor<128xi32>, tensor<128xf32> -> tensor<128xi32>, tensor<128xf32>
+    %7:2 = tt.elementwise_inline_asm "shf.l.wrap.b32 $0, $4, $4, 1; shf.l.wrap.b32 $1, $5, $5, 1; mov.b32 $2, $6; mov.b32 $3, $7;" {constraints = "=r,=r,=r,=r,r,r,r,r", packed_element = 2 : i32, pure = false} %x, %f : tensor<128xi32>, tensor<128xf32> -> tensor<128xi32>, tensor<128xf32>
     // No arguments at all.
     // CHECK: tt.elementwise_inline_asm "mov.u32 $0, %clock;" {constraints = "=r", packed_element = 1 : i32, pure = false} -> i32
     %8 = tt.elementwise_inline_asm "mov.u32 $0, %clock;" {constraints = "=r", packed_element = 1 : i32, pure = false} -> i32

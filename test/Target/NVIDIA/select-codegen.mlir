@@ -20,9 +20,40 @@ module {
 // one-thread path, with a remark naming it.
 // CHECK: module attributes {tpxgpu.codegen = "scalar"}
 module {
-  tt.func public @printer(%x: i32) {
-    // expected-remark @below {{the SIMT code generator does not cover this op ('tt.print'); this kernel runs on the one-thread-per-program path}}
-    tt.print " x: " {hex = false, isSigned = array<i32: 1>} : %x : i32
+  tt.func public @extern_call(%x: f32, %p: !tt.ptr<f32>) {
+    // expected-remark @below {{the SIMT code generator does not cover this op ('tt.extern_elementwise'); this kernel runs on the one-thread-per-program path}}
+    %y = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_expf"} : (f32) -> f32
+    tt.store %p, %y : !tt.ptr<f32>
+    tt.return
+  }
+}
+
+// -----
+
+// Debug ops, inline assembly and map_elementwise (its scalar region and
+// terminator included) are covered (DebugPatterns.cpp, InlineAsmPatterns.cpp
+// in lib/Conversion/TPXGPUToNVVM).
+// CHECK: module attributes {tpxgpu.codegen = "simt"}
+module {
+  tt.func public @debug_and_asm(%p: !tt.ptr<i32>) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+    %pid = tt.get_program_id x : i32
+    tt.print " pid: " {hex = false, isSigned = array<i32: 1>} : %pid : i32
+    tt.print " r: " {hex = true, isSigned = array<i32: 0>} : %r : tensor<128xi32>
+    %z = arith.constant dense<0> : tensor<128xi32>
+    %ok = arith.cmpi sge, %r, %z : tensor<128xi32>
+    tt.assert %ok, "r must be non-negative" : tensor<128xi1>
+    %a = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %r : tensor<128xi32> -> tensor<128xi32>
+    %m = "tt.map_elementwise"(%a) <{pack = 2 : i32}> ({
+    ^bb0(%a0: i32, %a1: i32):
+      %s = arith.addi %a0, %a1 : i32
+      cf.br ^bb1
+    ^bb1:
+      tt.map_elementwise.return %s, %a1 : i32, i32
+    }) : (tensor<128xi32>) -> tensor<128xi32>
+    %ps = tt.splat %p : !tt.ptr<i32> -> tensor<128x!tt.ptr<i32>>
+    %q = tt.addptr %ps, %r : tensor<128x!tt.ptr<i32>>, tensor<128xi32>
+    tt.store %q, %m : tensor<128x!tt.ptr<i32>>
     tt.return
   }
 }

@@ -3,6 +3,7 @@
 
 #include "mlir/IR/Matchers.h"
 #include "tpx/Support/InlineAsmOperands.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace tpx::tt;
@@ -111,6 +112,22 @@ void ExternElementwiseOp::getEffects(
                        SideEffects::DefaultResource::get());
 }
 
+unsigned tpx::tt::getInlineAsmElementsPerOperand(Type elementType,
+                                                 int64_t packedElement) {
+  if (packedElement <= 1 || !elementType.isIntOrFloat() ||
+      elementType.getIntOrFloatBitWidth() >= 32)
+    return 1;
+  return std::min<int64_t>(32 / elementType.getIntOrFloatBitWidth(),
+                           packedElement);
+}
+
+unsigned tpx::tt::getInlineAsmOperandsPerPack(Type elementType,
+                                              int64_t packedElement) {
+  int64_t pack = std::max<int64_t>(packedElement, 1);
+  return llvm::divideCeil(pack,
+                          getInlineAsmElementsPerOperand(elementType, pack));
+}
+
 LogicalResult ElementwiseInlineAsmOp::verify() {
   int64_t pack = getPackedElement();
   if (pack < 1)
@@ -134,20 +151,32 @@ LogicalResult ElementwiseInlineAsmOp::verify() {
   for (Type type : getArgs().getTypes())
     if (failed(checkShape(type)))
       return failure();
-  // The assembly's operands are the results, then the arguments; LLVM
-  // aborts on a `$N` past them, so it is an error here.
-  unsigned operands = getNumResults() + getArgs().size();
+  // The assembly's operands are the results, then the arguments, each
+  // taking getInlineAsmOperandsPerPack of them (one with packed_element =
+  // 1); LLVM aborts on a `$N` past them, so it is an error here.
+  unsigned operands = 0;
+  for (Type type :
+       llvm::concat<const Type>(getResultTypes(), getArgs().getTypes()))
+    operands += getInlineAsmOperandsPerPack(getElementTypeOrSelf(type), pack);
   unsigned constrained = 0;
   for (StringRef constraint : llvm::split(getConstraints(), ','))
     if (!constraint.trim().starts_with("~"))
       ++constrained;
-  if (constrained != operands)
-    return emitOpError("constraints \"")
-           << getConstraints() << "\" describe " << constrained << " operand"
-           << (constrained == 1 ? "" : "s") << ", but the op has "
-           << getNumResults() << " result" << (getNumResults() == 1 ? "" : "s")
-           << " and " << getArgs().size() << " argument"
-           << (getArgs().size() == 1 ? "" : "s");
+  if (constrained != operands) {
+    InFlightDiagnostic diag =
+        emitOpError("constraints \"")
+        << getConstraints() << "\" describe " << constrained << " operand"
+        << (constrained == 1 ? "" : "s") << ", but the op has "
+        << getNumResults() << " result" << (getNumResults() == 1 ? "" : "s")
+        << " and " << getArgs().size() << " argument"
+        << (getArgs().size() == 1 ? "" : "s");
+    if (pack > 1)
+      diag << ", which take " << operands << " assembly operands with "
+           << "packed_element = " << pack << " (one per 32-bit register of "
+           << "each pack for types narrower than 32 bits, one per element "
+           << "otherwise)";
+    return diag;
+  }
   if (auto bad = findBadAsmOperandReference(getAsmString(), operands))
     return emitOpError("assembly refers to operand $")
            << (*bad == ~0u ? std::string("<huge>") : std::to_string(*bad))

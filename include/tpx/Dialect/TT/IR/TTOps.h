@@ -34,6 +34,17 @@ mlir::LogicalResult verifySameShapeElementwise(mlir::Operation *op);
 /// fill may be compared against.
 bool isZeroConstant(mlir::Value value);
 
+/// How many elements of `elementType` one assembly operand of a
+/// tt.elementwise_inline_asm with `packedElement` carries: with more than
+/// one element per pack, types narrower than 32 bits share 32-bit registers
+/// (as vectors: four i8, two f16), as in Triton; otherwise one.
+unsigned getInlineAsmElementsPerOperand(mlir::Type elementType,
+                                        int64_t packedElement);
+/// The assembly operands one value of `elementType` takes per pack of
+/// `packedElement` elements.
+unsigned getInlineAsmOperandsPerPack(mlir::Type elementType,
+                                     int64_t packedElement);
+
 /// The trait behind TT_SameShapeElementwise in TTOps.td.
 template <typename ConcreteType>
 class SameShapeElementwise
