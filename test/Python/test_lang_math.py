@@ -526,14 +526,16 @@ def test_inline_asm_elementwise_on_the_cpu():
 
 @tpx.jit
 def asm_pack_kernel(x_ptr, out_ptr, N: tl.constexpr):
+    # Four int8 per 32-bit register: one operand each for the result and
+    # the argument (as in Triton; wider types take one per element).
     offs = tl.arange(0, N)
     x = tl.load(x_ptr + offs)
     tl.store(out_ptr + offs, tl.inline_asm_elementwise(
-        "mov $1, $0", "=r,r", [x], dtype=tl.int32, is_pure=True, pack=4))
+        "mov $1, $0", "=r,r", [x], dtype=tl.int8, is_pure=True, pack=4))
 
 
 def test_inline_asm_pack_is_refused_on_the_cpu():
-    x = np.arange(N, dtype=np.int32)
+    x = np.arange(N, dtype=np.int8)
     with pytest.raises(tpx.TpxError, match="only 1"):
         h.run(asm_pack_kernel, (1,), x, np.zeros_like(x), N=N)
 
