@@ -5,6 +5,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -55,9 +56,14 @@ static void tpx_cpu_print(const char *prefix, int32_t x, int32_t y, int32_t z,
     line += llvm::formatv("idx ({0,3}) ", index).str();
   line += prefix;
   switch (kind) {
-  case Float:
-    line += llvm::formatv("{0}", value).str();
+  case Float: {
+    // printf's %f, as the GPU paths' vprintf and Triton print it.
+    int size = std::snprintf(nullptr, 0, "%f", value);
+    std::string text(size > 0 ? size : 0, '\0');
+    std::snprintf(text.data(), text.size() + 1, "%f", value);
+    line += text;
     break;
+  }
   case Hex:
     line += llvm::formatv("{0:x}", static_cast<uint64_t>(bits)).str();
     break;
