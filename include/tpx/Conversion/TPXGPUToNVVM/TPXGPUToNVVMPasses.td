@@ -16,8 +16,8 @@ def ConvertTPXGPUToNVVM : Pass<"convert-tpxgpu-to-nvvm", "::mlir::ModuleOp"> {
     pipeline; kernels it does not cover take the `one-thread` pipeline,
     which does not contain it (docs/nvidia-target.md).
   }];
-  // scf: tt.histogram's atomics are guarded by scf.if (left, like the
-  // input's scf, for convert-scf-to-cf).
+  // scf: tt.map_elementwise regions of several blocks become
+  // scf.execute_region (left, like the input's scf, for convert-scf-to-cf).
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect"];
