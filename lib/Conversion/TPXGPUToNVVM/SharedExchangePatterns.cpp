@@ -338,7 +338,34 @@ struct HistogramLowering : public OpConversionPattern<tt::HistogramOp> {
         masks.assign(values.size(), masks.front());
     }
     Value owner = getOwnerPredicate(rewriter, loc, op, from);
-    Value one = intConstant(rewriter, loc, countType, 1);
+    // Counted within each warp first, as Triton does: per source register,
+    // one ballot of the counted lanes and one per bit of the bin index;
+    // lane l owns bins l, l + 32, ... (l alone below 32 bins) and counts
+    // the lanes whose bin matches its own in every bit (popc of the ANDed
+    // ballots, each inverted where the bin's bit is 0). Only the warp's
+    // totals then meet in shared memory: bins / 32 reductions a lane
+    // instead of one per element (half of Triton's speed, measured).
+    Type i32 = rewriter.getI32Type();
+    auto c32 = [&](int64_t v) { return i32Constant(rewriter, loc, v); };
+    auto ballot = [&](Value predicate) {
+      return inlinePtx(rewriter, loc, i32, predicate,
+                       "vote.sync.ballot.b32 $0, $1, 0xffffffff;", "=r,b",
+                       /*sideEffects=*/true);
+    };
+    unsigned bitsOfBin = llvm::Log2_64(bins);
+    unsigned laneBits = std::min(bitsOfBin, 5u);
+    int64_t ownedBins = std::max<int64_t>(1, bins / 32);
+    Value allOnes = c32(-1);
+    // Where a lane's own bin bit b (b < laneBits) is 0, the ballot is
+    // inverted: XOR with (bit - 1), all ones for 0 and zero for 1.
+    SmallVector<Value> laneFlips;
+    for (unsigned b = 0; b < laneBits; ++b) {
+      Value bit = LLVM::AndOp::create(
+          rewriter, loc, LLVM::LShrOp::create(rewriter, loc, ids.lane, c32(b)),
+          c32(1));
+      laneFlips.push_back(LLVM::SubOp::create(rewriter, loc, bit, c32(1)));
+    }
+    SmallVector<Value> counts(ownedBins, c32(0));
     for (unsigned reg = 0, e = from->getNumRegisters(); reg < e; ++reg) {
       if (!isCanonicalRegister(*from, reg))
         continue;
@@ -354,15 +381,53 @@ struct HistogramLowering : public OpConversionPattern<tt::HistogramOp> {
         counted = LLVM::AndOp::create(rewriter, loc, counted, masks[reg]);
       Value bin = value;
       if (!valueType.isInteger(32))
-        bin = LLVM::TruncOp::create(rewriter, loc, rewriter.getI32Type(), bin);
-      // A predicated reduction (no old value, no branch): a branch per
-      // element around an atomic made the histogram twice as slow.
-      unsigned bits = countType.getIntOrFloatBitWidth();
+        bin = LLVM::TruncOp::create(rewriter, loc, i32, bin);
+      SmallVector<Value> bitBallots;
+      for (unsigned b = 0; b < bitsOfBin; ++b) {
+        Value set = LLVM::ICmpOp::create(
+            rewriter, loc, LLVM::ICmpPredicate::ne,
+            LLVM::AndOp::create(rewriter, loc, bin, c32(int64_t(1) << b)),
+            c32(0));
+        bitBallots.push_back(
+            ballot(LLVM::AndOp::create(rewriter, loc, counted, set)));
+      }
+      Value lanesMatch = ballot(counted);
+      for (unsigned b = 0; b < laneBits; ++b)
+        lanesMatch = LLVM::AndOp::create(
+            rewriter, loc, lanesMatch,
+            LLVM::XOrOp::create(rewriter, loc, bitBallots[b], laneFlips[b]));
+      for (int64_t j = 0; j < ownedBins; ++j) {
+        Value match = lanesMatch;
+        for (unsigned b = laneBits; b < bitsOfBin; ++b) {
+          bool set = (j >> (b - laneBits)) & 1;
+          match = LLVM::AndOp::create(
+              rewriter, loc, match,
+              set ? bitBallots[b]
+                  : LLVM::XOrOp::create(rewriter, loc, bitBallots[b], allOnes)
+                        .getResult());
+        }
+        counts[j] = LLVM::AddOp::create(
+            rewriter, loc, counts[j],
+            LLVM::CtPopOp::create(rewriter, loc, i32, match));
+      }
+    }
+    // Each lane adds its bins' warp totals (lanes past the bins own none).
+    unsigned countBits = countType.getIntOrFloatBitWidth();
+    Value ownsBin = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult,
+                                         ids.lane, c32(bins));
+    for (int64_t j = 0; j < ownedBins; ++j) {
+      Value bin = LLVM::AddOp::create(rewriter, loc, ids.lane, c32(32 * j));
+      Value count = counts[j];
+      if (countBits == 64)
+        count = LLVM::ZExtOp::create(rewriter, loc, countType, count);
+      Value nonZero = LLVM::ICmpOp::create(
+          rewriter, loc, LLVM::ICmpPredicate::ne, counts[j], c32(0));
       inlinePtx(rewriter, loc, Type(),
-                {tile.address(rewriter, loc, bin), one, counted},
-                llvm::formatv("@$2 red.shared.add.u{0} [ $0 ], $1;", bits)
+                {tile.address(rewriter, loc, bin), count,
+                 LLVM::AndOp::create(rewriter, loc, ownsBin, nonZero)},
+                llvm::formatv("@$2 red.shared.add.u{0} [ $0 ], $1;", countBits)
                     .str(),
-                bits == 64 ? "r,l,b" : "r,r,b", /*sideEffects=*/true);
+                countBits == 64 ? "r,l,b" : "r,r,b", /*sideEffects=*/true);
     }
     emitBarrier(rewriter, loc);
 

@@ -104,8 +104,14 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
   // CHECK-COUNT-2: llvm.sext %{{.*}} : i8 to i32
   // CHECK-NEXT: %[[IN:.*]] = llvm.icmp "ult" %{{.*}}, %[[BINS]] : i32
   // CHECK-NEXT: %[[COUNTED:.*]] = llvm.and %[[IN]], %{{.*}} : i1
-  // CHECK-NEXT: %[[SLOT:.*]] = llvm.getelementptr
-  // CHECK-NEXT: llvm.inline_asm has_side_effects "@$2 red.shared.add.u32 [ $0 ], $1;", "r,r,b" %[[SLOT]], %[[ONE]], %[[COUNTED]]
+  // Counted within the warp: a ballot per bit of the bin (5 for 32 bins)
+  // and one of the counted lanes, ANDed and popc'ed per owned bin; each
+  // lane then adds its bin's warp total.
+  // CHECK-COUNT-5: vote.sync.ballot.b32
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "vote.sync.ballot.b32 $0, $1, 0xffffffff;", "=r,b" %[[COUNTED]]
+  // CHECK: llvm.intr.ctpop
+  // CHECK: llvm.inline_asm has_side_effects "@$2 red.shared.add.u32 [ $0 ], $1;", "r,r,b"
+  // CHECK-NOT: red.shared
   // CHECK: nvvm.barrier0
   // CHECK-NEXT: llvm.load %[[MINE]] {alignment = 4 : i64} : !llvm.ptr<3> -> i32
   tt.func private @hist(%x: tensor<256xi8, #b1>, %m: tensor<256xi1, #b1>) -> tensor<32xi32, #r> {
@@ -131,7 +137,8 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
   // CHECK: %[[IN:.*]] = llvm.icmp "ult" %{{.*}}, %[[BINS]] : i64
   // CHECK-NEXT: %[[COUNTED:.*]] = llvm.and %[[IN]], %[[OWNER]] : i1
   // CHECK-NEXT: llvm.trunc %{{.*}} : i64 to i32
-  // CHECK: llvm.inline_asm has_side_effects "@$2 red.shared.add.u64 [ $0 ], $1;", "r,l,b" %{{.*}}, %{{.*}}, %[[COUNTED]]
+  // CHECK: llvm.inline_asm has_side_effects "vote.sync.ballot.b32 $0, $1, 0xffffffff;", "=r,b" %[[COUNTED]]
+  // CHECK: llvm.inline_asm has_side_effects "@$2 red.shared.add.u64 [ $0 ], $1;", "r,l,b"
   tt.func private @hist_replicated(%x: tensor<64xi64, #s>) -> tensor<16xi64, #s> {
     %h = tt.histogram %x : tensor<64xi64, #s> -> tensor<16xi64, #s>
     tt.return %h : tensor<16xi64, #s>
