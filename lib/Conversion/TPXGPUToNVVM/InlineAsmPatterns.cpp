@@ -54,6 +54,37 @@ unsigned getRegisterCount(const TypeConverter &converter, Type type) {
   return lowered ? getNumRegisters(lowered) : 0;
 }
 
+/// The registers of a packed elementwise op (inline asm, map_elementwise):
+/// `count` a thread holds of each value, in `groups` packs of `pack`,
+/// and `operands` unpacked and padded to whole packs.
+struct PackedRegisters {
+  unsigned count, groups;
+  SmallVector<SmallVector<Value>> operands;
+};
+
+/// Plans `op`'s packs from `first` (the value whose layout all share);
+/// fails with a diagnostic when a result holds another number of
+/// registers.
+FailureOr<PackedRegisters> planPacks(Operation *op,
+                                     ConversionPatternRewriter &rewriter,
+                                     const TypeConverter &converter,
+                                     unsigned pack, Value first,
+                                     ValueRange loweredOperands) {
+  PackedRegisters plan;
+  plan.count = getRegisterCount(converter, first.getType());
+  if (plan.count == 0)
+    return rewriter.notifyMatchFailure(op, "value type has no lowering");
+  for (Value result : op->getResults())
+    if (getRegisterCount(converter, result.getType()) != plan.count)
+      return op->emitError("operands and results of '")
+             << op->getName() << "' must share a layout";
+  plan.groups = llvm::divideCeil(plan.count, pack);
+  if (failed(unpackPadded(op, rewriter, loweredOperands, plan.count,
+                          plan.groups * pack, plan.operands)))
+    return failure();
+  return plan;
+}
+
 /// Replaces `op` with one packed struct per result (or the scalar itself)
 /// holding the first `count` values of each `results` list.
 void replaceWithRegisters(Operation *op, const TypeConverter &converter,
@@ -103,18 +134,12 @@ struct ElementwiseInlineAsmLowering
     Location loc = op.getLoc();
     const TypeConverter &converter = *getTypeConverter();
     unsigned pack = op.getPackedElement();
-    unsigned count = getRegisterCount(converter, op->getResult(0).getType());
-    if (count == 0)
-      return rewriter.notifyMatchFailure(op, "result type has no lowering");
-    for (Value result : op.getResults())
-      if (getRegisterCount(converter, result.getType()) != count)
-        return op.emitError("results of 'tt.elementwise_inline_asm' must "
-                            "share a layout");
-    unsigned groups = llvm::divideCeil(count, pack);
-    SmallVector<SmallVector<Value>> args;
-    if (failed(unpackPadded(op, rewriter, adaptor.getArgs(), count,
-                            groups * pack, args)))
+    FailureOr<PackedRegisters> plan = planPacks(
+        op, rewriter, converter, pack, op->getResult(0), adaptor.getArgs());
+    if (failed(plan))
       return failure();
+    unsigned count = plan->count, groups = plan->groups;
+    SmallVector<SmallVector<Value>> &args = plan->operands;
 
     // The assembly's result: one output per register of every pack, a
     // struct when there are several.
@@ -230,18 +255,12 @@ struct MapElementwiseLowering
     Location loc = op.getLoc();
     const TypeConverter &converter = *getTypeConverter();
     unsigned pack = op.getPack();
-    unsigned count = getRegisterCount(converter, op.getSrcs()[0].getType());
-    if (count == 0)
-      return rewriter.notifyMatchFailure(op, "source type has no lowering");
-    for (Value result : op.getResults())
-      if (getRegisterCount(converter, result.getType()) != count)
-        return op.emitError("sources and results of 'tt.map_elementwise' "
-                            "must share a layout");
-    unsigned groups = llvm::divideCeil(count, pack);
-    SmallVector<SmallVector<Value>> srcs;
-    if (failed(unpackPadded(op, rewriter, adaptor.getSrcs(), count,
-                            groups * pack, srcs)))
+    FailureOr<PackedRegisters> plan = planPacks(
+        op, rewriter, converter, pack, op.getSrcs()[0], adaptor.getSrcs());
+    if (failed(plan))
       return failure();
+    unsigned count = plan->count, groups = plan->groups;
+    SmallVector<SmallVector<Value>> &srcs = plan->operands;
     Region &region = op.getScalarOp();
     Block &entry = region.front();
 
