@@ -30,6 +30,12 @@ typedef struct TpxKernelOptions {
   const char *pipelineText; /* run this pipeline instead of the effective one */
   int boundsCheck;          /* CPU: check accesses against the buffers      */
   int noCache;              /* do not read or write the compile cache       */
+  /* Added last: run this named pipeline of the target ("simt" or         */
+  /* "one-thread" on sm_90a) instead of the one the compiler picks; null:  */
+  /* the compiler picks (on sm_90a: simt, or an error naming the op simt   */
+  /* does not cover). Read only when structSize covers it, so callers     */
+  /* built against the header without it keep working.                     */
+  const char *targetPipeline;
 } TpxKernelOptions;
 
 /* Compiles the kernel in `source` (TTIR text). The effective pipeline is    */

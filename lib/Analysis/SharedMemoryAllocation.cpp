@@ -119,8 +119,17 @@ uint64_t tpx::getScratchBytes(Operation *op) {
                ? 0
                : wholeTensor();
   }
-  if (isa<tt::ReshapeOp>(op))
-    return wholeTensor();
+  if (auto reshape = dyn_cast<tt::ReshapeOp>(op)) {
+    ArrayRef<int64_t> from = reshape.getType().getShape();
+    ArrayRef<int64_t> to = reshape.getSrc().getType().getShape();
+    return isRegisterRenaming(op,
+                              [&](ArrayRef<int64_t> c) {
+                                return tpxgpu::getRowMajorCoordinate(c, from,
+                                                                     to);
+                              })
+               ? 0
+               : wholeTensor();
+  }
   if (isa<tt::ReduceOp, tt::ScanOp>(op)) {
     // Cross-warp slots, and for scans a conversion: bounded by two padded
     // copies of every operand.

@@ -10,6 +10,8 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cstddef>
+
 using namespace tpx;
 using namespace tpx::capi;
 
@@ -22,9 +24,15 @@ TpxStatus tpxCompileKernel(const char *source, const TpxKernelOptions *options,
                            TpxArtifact **artifact, char **error) {
   if (!source || !options || !artifact)
     return fail("tpxCompileKernel: null argument", error);
-  if (options->structSize < sizeof(TpxKernelOptions))
+  // Fields added later (targetPipeline) are read only when the caller's
+  // struct has them.
+  constexpr size_t kFirstSize = offsetof(TpxKernelOptions, targetPipeline);
+  if (options->structSize < kFirstSize)
     return fail("tpxCompileKernel: TpxKernelOptions.structSize is too small",
                 error);
+  bool hasTargetPipeline =
+      options->structSize >= offsetof(TpxKernelOptions, targetPipeline) +
+                                 sizeof(options->targetPipeline);
   std::unique_ptr<mlir::MLIRContext> context(createContext());
   auto module = parseSource(context.get(), source);
   if (!module)
@@ -40,6 +48,13 @@ TpxStatus tpxCompileKernel(const char *source, const TpxKernelOptions *options,
     compile.dumpDir = options->dumpDir;
   compile.boundsCheck = options->boundsCheck != 0;
   compile.useCache = options->noCache == 0;
+  if (hasTargetPipeline && options->targetPipeline) {
+    if (options->pipelineText)
+      return fail("tpxCompileKernel: targetPipeline cannot apply with "
+                  "pipelineText, which runs as given",
+                  error);
+    compile.pipelineName = options->targetPipeline;
+  }
   if (options->pipelineText) {
     auto pipeline = Pipeline::parse(options->pipelineText);
     if (!pipeline)

@@ -16,6 +16,7 @@
 #include "tpx/Plugin/PluginCacheKey.h"
 #include "tpx/Plugin/PluginLoader.h"
 #include "tpx/Plugin/PluginRegistry.h"
+#include "tpx/Support/DiagnosticText.h"
 #include "tpx/Target/TargetBackend.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -185,8 +186,30 @@ static llvm::Error checkSharedStages(llvm::ArrayRef<Pipeline> candidates,
   return llvm::Error::success();
 }
 
+/// Why `module` cannot run on `pipelineName` by the backend's coverage
+/// check (the op and the reason, with the op's location), when the backend
+/// would pick a pipeline that runs only when named.
+static std::string describeUncovered(const TargetBackend &backend,
+                                     llvm::StringRef pipelineName,
+                                     const PipelineChoice &choice) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printDiagnosticLocation(os, choice.reason->getLoc());
+  os << "error: the " << pipelineName << " pipeline does not cover "
+     << choice.why << " ('" << choice.reason->getName() << "')";
+  if (backend.findPipeline(choice.name))
+    os << "; the " << choice.name << " pipeline, which does, runs only when "
+       << "asked for (--target-pipeline " << choice.name
+       << ", TpxKernelOptions.targetPipeline, target_pipeline=\""
+       << choice.name << "\" in Python)";
+  return text;
+}
+
 /// Asks the backend which candidate runs for `module` (as the shared stages
-/// left it); reports the op that decided a fallback as a remark.
+/// left it). A fallback the backend may take on its own is reported as a
+/// remark at the op that decided it; one to a pipeline that runs only when
+/// named (NamedPipelineSpec::onlyWhenNamed), or to one that is not among
+/// the candidates (the compile asked for another), is an error naming it.
 static llvm::Expected<size_t>
 choose(const TargetBackend &backend, llvm::ArrayRef<Pipeline> candidates,
        mlir::ModuleOp module, const CompileOptions &options, bool report) {
@@ -194,18 +217,36 @@ choose(const TargetBackend &backend, llvm::ArrayRef<Pipeline> candidates,
   input.numWarps = options.numWarps;
   input.numStages = options.numStages;
   PipelineChoice choice = backend.choosePipeline(module, input);
+  const NamedPipelineSpec *spec = backend.findPipeline(choice.name);
+  llvm::StringRef wanted = candidates.front().getName();
+  if (choice.reason && spec && spec->onlyWhenNamed)
+    return makeError(describeUncovered(backend, wanted, choice));
   for (auto [index, candidate] : llvm::enumerate(candidates)) {
     if (candidate.getName() != choice.name)
       continue;
     if (report && choice.reason)
       choice.reason->emitRemark("the ")
-          << candidates.front().getName() << " pipeline does not cover "
-          << choice.why << " ('" << choice.reason->getName()
-          << "'); this kernel runs on the " << choice.name << " pipeline";
+          << wanted << " pipeline does not cover " << choice.why << " ('"
+          << choice.reason->getName() << "'); this kernel runs on the "
+          << choice.name << " pipeline";
     return index;
   }
+  if (choice.reason)
+    return makeError(describeUncovered(backend, wanted, choice));
   return makeError("target backend '" + backend.family + "' chose pipeline '" +
                    choice.name + "', which is not among the candidates");
+}
+
+/// True when the one pipeline to run is the backend's default of several,
+/// which the coverage check vets before anything after the shared stages
+/// runs: a kernel it does not cover fails naming the op rather than deep
+/// in a lowering.
+static bool needsCoverageCheck(const TargetBackend &backend,
+                               const Pipeline &pipeline) {
+  return backend.choosePipeline && backend.pipelines.size() > 1 &&
+         !backend.choiceAfterStage.empty() &&
+         pipeline.getName() == backend.pipelines.front().name &&
+         pipeline.getStage(backend.choiceAfterStage);
 }
 
 llvm::Expected<KernelRunResult>
@@ -220,7 +261,8 @@ tpx::runKernelPipelines(llvm::ArrayRef<Pipeline> candidates,
   if (auto error = prepareKernelRun(*module, options.target, run))
     return std::move(error);
   KernelRunResult result;
-  if (candidates.size() == 1) {
+  if (candidates.size() == 1 &&
+      !needsCoverageCheck(**backend, candidates.front())) {
     recordCodegen(**backend, *module, candidates.front().getName());
     auto output = runPipeline(candidates.front(), module, run);
     if (!output)

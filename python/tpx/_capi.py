@@ -117,6 +117,7 @@ class TpxKernelOptions(ctypes.Structure):
         ("pipelineText", ctypes.c_char_p),
         ("boundsCheck", ctypes.c_int),
         ("noCache", ctypes.c_int),
+        ("targetPipeline", ctypes.c_char_p),
     ]
 
 

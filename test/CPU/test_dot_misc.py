@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from tpxcase import (Buf, Scalar, check, check_rewritten, expect_fail, kernel, load1d, load2d,
+from tpxcase import (Buf, Scalar, check, cpu_only, check_rewritten, expect_fail, kernel, load1d, load2d,
                      offsets2d, ptrs, range_, run_case, store1d, store2d)
 from test_dtypes import from_bf16, to_bf16
 
@@ -315,6 +315,7 @@ def test_print(tmp_path):
                        for l in lines), lines
 
 
+@cpu_only("a failed device assert ends the CUDA context; tpx-run reports it as a launch failure")
 def test_assert_failure_is_a_fail_line(tmp_path):
     body = range_("%o", 16) + load1d("%x", "x_ptr", "i32", 16, "%o")
     body += """    %z = arith.constant dense<0> : tensor<16xi32>
@@ -329,6 +330,7 @@ def test_assert_failure_is_a_fail_line(tmp_path):
     assert "x must be non-negative" in r.verdict and "element 9" in r.verdict, r.verdict
 
 
+@cpu_only("x86 assembly")
 def test_inline_asm_runs_host_assembly(tmp_path):
     # On the CPU target the assembly is the host's: x86 `lea` adds two i32
     # per element, and a second result comes back through a struct.
@@ -346,6 +348,7 @@ def test_inline_asm_runs_host_assembly(tmp_path):
                                   Buf(np.zeros(n, np.int32), x - y)])
 
 
+@cpu_only("PTX assembly is an error only on the CPU")
 def test_inline_ptx_fails_cleanly_on_cpu(tmp_path):
     # GPU assembly cannot run on the host: LLVM's assembler names it.
     n = 64

@@ -3,7 +3,7 @@ import os
 
 import numpy as np
 
-from tpxcase import Buf, Scalar, check, expect_fail, kernel, load1d, range_, run_dir, store1d, write_case
+from tpxcase import Buf, Scalar, check, cpu_only, expect_fail, kernel, load1d, range_, run_dir, store1d, write_case
 
 COPY = kernel("copy", [("x_ptr", "!tt.ptr<f32>"), ("y_ptr", "!tt.ptr<f32>")],
               range_("%o", 64) + load1d("%x", "x_ptr", "f32", 64, "%o") +
@@ -20,6 +20,7 @@ def test_wrong_expected_value(tmp_path):
         "(1 of 64 elements differ; rtol 0, atol 0)"), r.verdict
 
 
+@cpu_only("bounds checking is the CPU runtime's")
 def test_out_of_bounds_read(tmp_path):
     r = expect_fail(tmp_path, "oob", COPY, [Buf(np.zeros(40, np.float32)), Buf(np.zeros(64, np.float32))])
     assert "out-of-bounds" in r.verdict and "'arg0'" in r.verdict, r.verdict
@@ -101,6 +102,7 @@ def test_infinity_matches_only_itself(tmp_path):
     check(tmp_path, "nan", COPY, [Buf(x), Buf(np.zeros(64, np.float32), want, rtol=0.1)])
 
 
+@cpu_only("the CPU defines what x/0 gives")
 def test_integer_division_by_zero_does_not_trap(tmp_path):
     """x / 0 and MIN / -1 are undefined in Triton; on the CPU they must not
     trap the process (SIGFPE). tpx defines them as x / 1: x, and x % 1: 0."""

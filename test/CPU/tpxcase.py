@@ -21,6 +21,15 @@ TPX_OPT = os.path.join(BUILD_DIR, "bin", "tpx-opt")
 # GPU machine); CI runs them on the CPU.
 TARGET = os.environ.get("TPX_TEST_TARGET", "cpu")
 
+
+def cpu_only(reason):
+    """Marks a test of behaviour only the CPU target has (host assembly, its
+    bounds checking and traps, tensor shapes Triton does not allow): it is
+    skipped when the suite runs on the GPU, with the reason."""
+    import pytest
+    return pytest.mark.skipif(TARGET != "cpu", reason="CPU target only: " +
+                              reason)
+
 # numpy dtype -> case.json dtype. bf16 and float8 have no numpy dtype; pass
 # their bit patterns (uint16 / uint8) with an explicit `dtype=`.
 _DTYPES = {

@@ -1,7 +1,8 @@
 //===- tpx-run.cpp - run a corpus case and check it -----------------------===//
 //
 //   tpx-run CASE_DIR [--target cpu|cuda] [--load-plugin P]
-//           [--pipeline-ext NAME]... [--no-cache] [--no-bounds-check]
+//           [--pipeline-ext NAME]... [--target-pipeline NAME]
+//           [--no-cache] [--no-bounds-check]
 //           [--cpu-threads N] [--write-outputs DIR] [--verbose]
 //
 // Checks CASE_DIR/case.json as a whole, compiles CASE_DIR/kernel.ttir with
@@ -71,6 +72,12 @@ static cl::opt<std::string> writeOutputs(
     cl::value_desc("dir"), cl::cat(category));
 static cl::opt<bool> verbose("verbose", cl::desc("Timings and the pipeline that ran, on stderr"),
                              cl::cat(category));
+static cl::opt<std::string> targetPipeline(
+    "target-pipeline",
+    cl::desc("Run this named pipeline of the target (cuda: simt, or "
+             "one-thread, the slow debugging path) instead of the one the "
+             "compiler picks"),
+    cl::value_desc("name"), cl::cat(category));
 static cl::list<std::string>
     pipelineExt("pipeline-ext",
                 cl::desc("Select a pipeline extension for this compile"),
@@ -263,6 +270,7 @@ int main(int argc, char **argv) {
   options.boundsCheck = !noBoundsCheck;
   options.useCache = !noCache;
   options.pipelineSelection.assign(pipelineExt.begin(), pipelineExt.end());
+  options.pipelineName = targetPipeline;
   auto start = std::chrono::steady_clock::now();
   auto compiled = compileModule(std::move(module), options);
   if (!compiled)

@@ -52,6 +52,13 @@ struct NamedPipelineSpec {
   /// The value of the `tpxgpu.codegen` module attribute the driver records
   /// when this pipeline runs ("simt", "scalar"); empty: none.
   std::string codegen;
+  /// Runs only when the compile names it (CompileOptions::pipelineName:
+  /// --target-pipeline, TpxKernelOptions.targetPipeline, Python's
+  /// target_pipeline=). When choosePipeline picks it for a kernel the
+  /// default pipeline does not cover, the compile fails with the op and
+  /// the reason instead of silently running it (NVIDIA's one-thread
+  /// debugging pipeline, about 1000x slower than simt).
+  bool onlyWhenNamed = false;
 };
 
 /// What a stage of a target accepts as its input or as an override

@@ -111,6 +111,112 @@ static Value convertFloat(OpBuilder &b, Location loc, Value value, Type src,
   return LLVM::FPTruncOp::create(b, loc, dst, value);
 }
 
+/// Two fp8 elements (their i8 bits) as f16, with one cvt of the pair.
+static std::pair<Value, Value> fp8PairToF16(OpBuilder &b, Location loc,
+                                            Value first, Value second,
+                                            Type fp8) {
+  // As a two-byte vector: LLVM folds it into one 16-bit extract of the
+  // loaded word when the bytes are neighbours there.
+  Type i16 = b.getI16Type();
+  Value bytes = LLVM::UndefOp::create(b, loc, VectorType::get({2}, b.getI8Type()));
+  bytes = LLVM::InsertElementOp::create(b, loc, bytes, first,
+                                        i32Constant(b, loc, 0));
+  bytes = LLVM::InsertElementOp::create(b, loc, bytes, second,
+                                        i32Constant(b, loc, 1));
+  Value pair = inlinePtx(
+      b, loc, b.getI32Type(),
+      ValueRange{LLVM::BitcastOp::create(b, loc, i16, bytes)},
+      ("cvt.rn.f16x2." + getFp8Name(fp8) + "x2 $0, $1;").str(), "=r,h",
+      /*sideEffects=*/false);
+  auto half = [&](unsigned shift) {
+    Value bits = LLVM::TruncOp::create(
+        b, loc, i16,
+        shift ? LLVM::LShrOp::create(
+                    b, loc, pair,
+                    LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                             b.getI32IntegerAttr(shift)))
+              : pair);
+    return LLVM::BitcastOp::create(b, loc, b.getF16Type(), bits);
+  };
+  return {half(0), half(16)};
+}
+
+/// Two f16 or f32 values as the i8 bits of `fp8` (rounded to nearest even,
+/// saturated), with one cvt of the pair.
+static std::pair<Value, Value> pairToFp8(OpBuilder &b, Location loc,
+                                         Value first, Value second, Type fp8) {
+  std::string name = ("cvt.rn.satfinite." + getFp8Name(fp8) + "x2").str();
+  Value pair;
+  if (first.getType().isF16()) {
+    Type i32 = b.getI32Type();
+    auto bits = [&](Value v) {
+      return LLVM::ZExtOp::create(
+          b, loc, i32, LLVM::BitcastOp::create(b, loc, b.getI16Type(), v));
+    };
+    Value packed = LLVM::OrOp::create(
+        b, loc, bits(first),
+        LLVM::ShlOp::create(b, loc, bits(second),
+                            LLVM::ConstantOp::create(b, loc, i32,
+                                                     b.getI32IntegerAttr(16))));
+    pair = inlinePtx(b, loc, b.getI16Type(), ValueRange{packed},
+                     name + ".f16x2 $0, $1;",
+                     "=h,r", /*sideEffects=*/false);
+  } else {
+    // The first source goes to the upper byte, the second to the lower.
+    pair = inlinePtx(b, loc, b.getI16Type(), ValueRange{second, first},
+                     name + ".f32 $0, $1, $2;", "=h,f,f",
+                     /*sideEffects=*/false);
+  }
+  Type i8 = b.getI8Type();
+  Value high = LLVM::LShrOp::create(
+      b, loc, pair,
+      LLVM::ConstantOp::create(b, loc, b.getI16Type(), b.getI16IntegerAttr(8)));
+  return {LLVM::TruncOp::create(b, loc, i8, pair),
+          LLVM::TruncOp::create(b, loc, i8, high)};
+}
+
+/// fp8 <-> f16/bf16/f32 (not toward zero) on a tensor: PTX's cvt converts
+/// two values at once, so registers go in pairs (any two: the conversion is
+/// elementwise), an odd last one alone. Fails (for the per-register path)
+/// on other conversions.
+static LogicalResult convertFp8InPairs(tt::FpToFpOp op, Value source,
+                                       const TypeConverter &converter,
+                                       ConversionPatternRewriter &rewriter) {
+  Type src = getElementTypeOrSelf(op.getSrc().getType());
+  Type dst = getElementTypeOrSelf(op.getType());
+  bool decode = isFp8(src) && !isFp8(dst) && !dst.isF64();
+  bool encode = isFp8(dst) && (src.isF16() || src.isF32());
+  Type resultType = converter.convertType(op.getType());
+  if ((op.getRounding() && *op.getRounding() == tt::RoundingMode::RTZ) ||
+      !(decode || encode) || !isa<RankedTensorType>(op.getType()) ||
+      !resultType)
+    return failure();
+  Location loc = op.getLoc();
+  SmallVector<Value> values = unpack(rewriter, loc, source);
+  SmallVector<Value> results;
+  for (unsigned r = 0; r + 1 < values.size(); r += 2) {
+    if (decode) {
+      auto [x, y] = fp8PairToF16(rewriter, loc, values[r], values[r + 1], src);
+      results.push_back(convertFloat(rewriter, loc, x, rewriter.getF16Type(),
+                                     dst, false));
+      results.push_back(convertFloat(rewriter, loc, y, rewriter.getF16Type(),
+                                     dst, false));
+    } else {
+      auto [x, y] = pairToFp8(rewriter, loc, values[r], values[r + 1], dst);
+      results.push_back(x);
+      results.push_back(y);
+    }
+  }
+  if (values.size() % 2)
+    results.push_back(convertFloat(rewriter, loc, values.back(), src, dst,
+                                   /*towardZero=*/false));
+  if (!isa<LLVM::LLVMStructType>(resultType))
+    rewriter.replaceOp(op, results.front());
+  else
+    rewriter.replaceOp(op, pack(rewriter, loc, resultType, results));
+  return success();
+}
+
 namespace {
 struct FpToFpLowering : public OpConversionPattern<tt::FpToFpOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -130,6 +236,9 @@ struct FpToFpLowering : public OpConversionPattern<tt::FpToFpOp> {
       return op.emitError("round-toward-zero narrowing is lowered from f32 "
                           "only, got ")
              << src << " -> " << dst;
+    if (succeeded(convertFp8InPairs(op, adaptor.getSrc(), *getTypeConverter(),
+                                    rewriter)))
+      return success();
     return replacePerRegister(op, adaptor.getOperands(), *getTypeConverter(),
                               rewriter, [&](unsigned, ArrayRef<Value> args) {
                                 return convertFloat(rewriter, op.getLoc(),

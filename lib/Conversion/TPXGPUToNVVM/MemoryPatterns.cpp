@@ -339,8 +339,11 @@ static SmallVector<Value> loadGroup(OpBuilder &b, Location loc, Value pointer,
       n == 1 ? wordType
              : LLVM::LLVMStructType::getLiteral(b.getContext(),
                                                 SmallVector<Type>(n, wordType));
+  // A side effect to LLVM, like the plain loads' memory read: a pure asm
+  // could move above a store to the same address in this thread (and read
+  // what was there before it).
   Value loaded = inlinePtx(b, loc, resultType, operands, asmText, constraints,
-                           /*sideEffects=*/isVolatile);
+                           /*sideEffects=*/true);
   Value words = LLVM::UndefOp::create(b, loc, wordVectorType);
   for (unsigned i = 0; i < n; ++i) {
     Value word =
@@ -453,7 +456,7 @@ struct LoadLowering : public OpConversionPattern<tt::LoadOp> {
       Value loaded =
           inlinePtx(rewriter, loc, reg->registerType,
                     {pointers[r], masks[r], other}, asmText, constraints,
-                    /*sideEffects=*/op.getIsVolatile());
+                    /*sideEffects=*/true); // as in loadGroup
       values.push_back(fromRegister(rewriter, loc, loaded, element));
     }
     if (!layout)
@@ -729,7 +732,11 @@ static LogicalResult lowerAtomic(Operation *op, Value loweredPtr,
     SmallVector<Value> args = {pointers[r]};
     for (auto &values : operands)
       args.push_back(toRegister(rewriter, loc, values[r], *reg));
+    // Every element owned by one thread and no mask: always.
     Value predicate = andPredicates(rewriter, loc, owner, masks[r]);
+    if (!predicate)
+      predicate = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
+                                           rewriter.getBoolAttr(true));
     args.push_back(predicate);
     Value old = inlinePtx(rewriter, loc, reg->registerType, args, asmText,
                           constraints, /*sideEffects=*/true);

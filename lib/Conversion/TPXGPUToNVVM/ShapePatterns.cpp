@@ -214,7 +214,8 @@ struct TransLowering : public OpConversionPattern<tt::TransOp> {
 };
 
 /// Row-major order is kept (also with allow_reorder, which only permits a
-/// different one): elements meet at their flat index in shared memory.
+/// different one): a register renaming when the layouts allow, else the
+/// elements meet at their flat index in shared memory.
 struct ReshapeLowering : public OpConversionPattern<tt::ReshapeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -227,6 +228,20 @@ struct ReshapeLowering : public OpConversionPattern<tt::ReshapeOp> {
     Location loc = op.getLoc();
     ArrayRef<int64_t> sourceShape = op.getSrc().getType().getShape();
     ArrayRef<int64_t> resultShape = op.getType().getShape();
+    // A register renaming when every thread holds its elements already
+    // (a reshape that splits or merges dimensions inside the registers,
+    // lanes or warps of one layout).
+    if (std::optional<SmallVector<unsigned>> map =
+            ops->from.getRegisterMapFrom(ops->to, [&](ArrayRef<int64_t> c) {
+              return tpxgpu::getRowMajorCoordinate(c, resultShape,
+                                                   sourceShape);
+            })) {
+      SmallVector<Value> result;
+      for (unsigned reg : *map)
+        result.push_back(ops->values[reg]);
+      rewriter.replaceOp(op, pack(rewriter, loc, ops->resultType, result));
+      return success();
+    }
     int64_t elements = op.getType().getNumElements();
     auto flatSource = [&](ArrayRef<Value> c) {
       return SmallVector<Value>{linearize(rewriter, loc, c, sourceShape)};

@@ -11,8 +11,9 @@
 //                        decoded to bf16 bits in integer arithmetic (exact)
 //   e4m3 / e5m2          tt.fp_to_fp to bf16 (exact)
 //   bf16 / fp16          as they are; fp16 meets bf16 (or a scale) as bf16
-// Scales broadcast along K by expand_dims / broadcast / reshape; the
-// product is exact (a power of two) within bf16's range, which is f32's.
+// Scales broadcast along K by expand_dims / broadcast / reshape and
+// multiply in f32 (exact: a power of two, within f32's range, which is
+// bf16's), before one rounding to bf16.
 // e8m0 0 and 255 decode as 0 and infinity, as on the CPU target.
 // fp6 formats (e2m3, e3m2) stay, for the one-thread path to report.
 //
@@ -70,7 +71,8 @@ private:
   Value unpackFp4(Value packed, unsigned packedDim);
   Value decodeFp4(Value nibbles);
   Value decode(Value operand, tt::ScaleDotElemType format, bool isLhs,
-               bool kPack);
+               bool kPack, bool scaled);
+  Value convert(Value value, Type element);
   Value scaleFactors(Value scale, bool isLhs, int64_t k);
 
   OpBuilder b;
@@ -129,9 +131,30 @@ Value ScaledDotBuilder::decodeFp4(Value nibbles) {
   return tt::BitcastOp::create(b, loc, typeLike(bits, b.getBF16Type()), bits);
 }
 
-/// `operand` in its logical (unpacked) shape, as `compute` floats.
+/// `value` as `element` floats (exactly, through f32 where it widens).
+Value ScaledDotBuilder::convert(Value value, Type element) {
+  Type from = cast<RankedTensorType>(value.getType()).getElementType();
+  if (from == element)
+    return value;
+  if (from.getIntOrFloatBitWidth() < element.getIntOrFloatBitWidth()) {
+    if (!element.isF32())
+      value = convert(value, b.getF32Type());
+    return cast<RankedTensorType>(value.getType()).getElementType() == element
+               ? value
+               : arith::ExtFOp::create(b, loc, typeLike(value, element), value);
+  }
+  if (!from.isF32())
+    value = arith::ExtFOp::create(b, loc, typeLike(value, b.getF32Type()), value);
+  return arith::TruncFOp::create(b, loc, typeLike(value, element), value);
+}
+
+/// `operand` in its logical (unpacked) shape, as `compute` floats, or as
+/// f32 when it is `scaled` (fp8 decodes straight to f32 and the scale
+/// multiplies there: one cvt to bf16 pairs afterwards instead of bf16
+/// arithmetic on unpacked halves).
 Value ScaledDotBuilder::decode(Value operand, tt::ScaleDotElemType format,
-                               bool isLhs, bool kPack) {
+                               bool isLhs, bool kPack, bool scaled) {
+  Type target = scaled ? Type(b.getF32Type()) : compute;
   Type element = cast<RankedTensorType>(operand.getType()).getElementType();
   Value value;
   switch (format) {
@@ -146,25 +169,21 @@ Value ScaledDotBuilder::decode(Value operand, tt::ScaleDotElemType format,
                    : Type(b.getType<Float8E5M2Type>());
     if (element != fp8)
       operand = tt::BitcastOp::create(b, loc, typeLike(operand, fp8), operand);
-    value = tt::FpToFpOp::create(b, loc, typeLike(operand, b.getBF16Type()),
-                                 operand, tt::RoundingModeAttr());
+    // Every e4m3 / e5m2 value is exact in f32 and in bf16.
+    value = tt::FpToFpOp::create(
+        b, loc, typeLike(operand, scaled ? b.getF32Type() : b.getBF16Type()),
+        operand, tt::RoundingModeAttr());
     break;
   }
   default:
     value = operand;
     break;
   }
-  Type from = cast<RankedTensorType>(value.getType()).getElementType();
-  if (from != compute)
-    value =
-        arith::ExtFOp::create(b, loc, typeLike(value, b.getF32Type()), value);
-  if (cast<RankedTensorType>(value.getType()).getElementType() != compute)
-    value = arith::TruncFOp::create(b, loc, typeLike(value, compute), value);
-  return value;
+  return convert(value, target);
 }
 
 /// The e8m0 scales of an operand (rows M or N, K / 32 columns), one per
-/// element of the operand's logical shape: 2^(s - 127) as bf16, whose
+/// element of the operand's logical shape: 2^(s - 127) as f32, whose
 /// exponent field is the scale's byte.
 Value ScaledDotBuilder::scaleFactors(Value scale, bool isLhs, int64_t k) {
   auto type = cast<RankedTensorType>(scale.getType());
@@ -172,17 +191,16 @@ Value ScaledDotBuilder::scaleFactors(Value scale, bool isLhs, int64_t k) {
   if (type.getElementType() != i8)
     scale = tt::BitcastOp::create(b, loc, typeLike(scale, i8), scale);
   Value wide =
-      arith::ExtUIOp::create(b, loc, typeLike(scale, b.getI16Type()), scale);
-  Value bits = arith::ShLIOp::create(b, loc, wide, splat(wide, 7));
-  Value factors =
-      tt::BitcastOp::create(b, loc, typeLike(bits, b.getBF16Type()), bits);
+      arith::ExtUIOp::create(b, loc, typeLike(scale, b.getI32Type()), scale);
+  Value bits = arith::ShLIOp::create(b, loc, wide, splat(wide, 23));
+  Type f32 = b.getF32Type();
+  Value factors = tt::BitcastOp::create(b, loc, typeLike(bits, f32), bits);
   int64_t rows = type.getDimSize(0), groups = type.getDimSize(1);
-  auto bf16 = b.getBF16Type();
   Value column = tt::ExpandDimsOp::create(
-      b, loc, RankedTensorType::get({rows, groups, 1}, bf16), factors,
+      b, loc, RankedTensorType::get({rows, groups, 1}, f32), factors,
       b.getI32IntegerAttr(2));
   Value spread = tt::BroadcastOp::create(
-      b, loc, RankedTensorType::get({rows, groups, k / groups}, bf16), column);
+      b, loc, RankedTensorType::get({rows, groups, k / groups}, f32), column);
   Value perElement = shape(spread, {rows, k});
   return isLhs ? perElement : transpose(perElement, {1, 0});
 }
@@ -227,14 +245,19 @@ FailureOr<Value> ScaledDotBuilder::build() {
                  op.getBElemType() == Format::FP16 && !op.getAScale() &&
                  !op.getBScale();
   compute = allFp16 ? Type(b.getF16Type()) : Type(b.getBF16Type());
-  Value a = decode(op.getA(), op.getAElemType(), true, op.getLhsKPack());
-  Value bv = decode(op.getB(), op.getBElemType(), false, op.getRhsKPack());
+  Value a = decode(op.getA(), op.getAElemType(), true, op.getLhsKPack(),
+                   bool(op.getAScale()));
+  Value bv = decode(op.getB(), op.getBElemType(), false, op.getRhsKPack(),
+                    bool(op.getBScale()));
   int64_t k = cast<RankedTensorType>(a.getType()).getDimSize(1);
+  // In f32, exactly (a power of two; f32's range is bf16's), then rounded
+  // to `compute` once.
   auto scaled = [&](Value operand, Value scale, bool isLhs) -> Value {
     if (!scale)
       return operand;
-    return arith::MulFOp::create(b, loc, operand,
-                                 scaleFactors(scale, isLhs, k));
+    Value product = arith::MulFOp::create(b, loc, operand,
+                                          scaleFactors(scale, isLhs, k));
+    return convert(product, compute);
   };
   a = scaled(a, op.getAScale(), true);
   bv = scaled(bv, op.getBScale(), false);

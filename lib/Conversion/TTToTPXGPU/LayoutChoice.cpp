@@ -35,7 +35,8 @@ static unsigned getAccessBytes(Type elementType) {
 
 BlockedEncodingAttr tpxgpu::getDefaultBlockedLayout(
     MLIRContext *context, ArrayRef<int64_t> shape, Type elementType,
-    unsigned numWarps, unsigned threadsPerWarp, ArrayRef<unsigned> fastest) {
+    unsigned numWarps, unsigned threadsPerWarp, ArrayRef<unsigned> fastest,
+    unsigned maxVector) {
   unsigned rank = shape.size();
   assert(rank > 0 && "a blocked layout needs at least one dimension");
   assert((fastest.empty() || fastest.size() == rank) && "order of every dim");
@@ -48,6 +49,8 @@ BlockedEncodingAttr tpxgpu::getDefaultBlockedLayout(
   // dimension smaller than that caps the vector (no thread holds padding).
   unsigned vector =
       llvm::bit_floor(std::max(1u, 16 / getAccessBytes(elementType)));
+  if (maxVector)
+    vector = std::min(vector, llvm::bit_floor(maxVector));
   sizePerThread[order[0]] =
       static_cast<unsigned>(std::min<int64_t>(vector, shape[order[0]]));
 

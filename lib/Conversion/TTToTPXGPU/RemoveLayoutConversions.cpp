@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
 
+#include "tpx/Dialect/TPXGPU/IR/TPXGPULinearLayout.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
 
@@ -68,6 +69,80 @@ static bool fits(Attribute layout, RankedTensorType type) {
     // Failure here only means "do not rematerialize"; stay silent.
     return InFlightDiagnostic();
   }));
+}
+
+/// The blocked layout of `source` that gives every thread the elements
+/// `layout` gives it in `result` when a row-major tt.reshape turns one into
+/// the other, for a reshape splitting one dimension of the result into two
+/// (dot_scaled's scale broadcast, [M, K/32, 32] -> [M, K]); null for other
+/// reshapes or when no blocked layout does. The inner part of the split
+/// dimension takes its registers, then its lanes, then its warps; the
+/// candidate is checked against the linear layouts.
+static Attribute getReshapeSourceLayout(Attribute layout,
+                                        RankedTensorType result,
+                                        RankedTensorType source) {
+  auto blocked = dyn_cast<BlockedEncodingAttr>(layout);
+  ArrayRef<int64_t> to = result.getShape(), from = source.getShape();
+  if (!blocked || from.size() != to.size() + 1)
+    return {};
+  unsigned d = 0;
+  while (d < to.size() && to[d] == from[d])
+    ++d;
+  if (d == to.size() || to[d] != from[d] * from[d + 1] ||
+      to.drop_front(d + 1) != from.drop_front(d + 2))
+    return {};
+  auto insertSplit = [&](ArrayRef<unsigned> values, unsigned &need) {
+    SmallVector<unsigned> split(values);
+    unsigned inner = std::min<unsigned>(values[d], need);
+    need /= inner;
+    split[d] = values[d] / inner;
+    split.insert(split.begin() + d + 1, inner);
+    return split;
+  };
+  unsigned need = static_cast<unsigned>(from[d + 1]);
+  SmallVector<unsigned> sizePerThread =
+      insertSplit(blocked.getSizePerThread(), need);
+  SmallVector<unsigned> threads = insertSplit(blocked.getThreadsPerWarp(), need);
+  SmallVector<unsigned> warps = insertSplit(blocked.getWarpsPerCTA(), need);
+  SmallVector<unsigned> order;
+  for (unsigned dim : blocked.getOrder()) {
+    if (dim == d) {
+      order.push_back(d + 1);
+      order.push_back(d);
+    } else {
+      order.push_back(dim > d ? dim + 1 : dim);
+    }
+  }
+  auto candidate = BlockedEncodingAttr::get(layout.getContext(), sizePerThread,
+                                            threads, warps, order);
+  std::optional<LinearLayout> fromLayout = toLinearLayout(candidate, from);
+  std::optional<LinearLayout> toLayout = toLinearLayout(layout, to);
+  if (!fromLayout || !toLayout ||
+      !fromLayout->getRegisterMapFrom(*toLayout, [&](ArrayRef<int64_t> c) {
+        return getRowMajorCoordinate(c, to, from);
+      }))
+    return {};
+  return candidate;
+}
+
+/// The blocked layout of a tt.trans's source that gives every thread the
+/// elements `layout` gives it in the result (result dimension i is source
+/// dimension order[i]): the same parameters, permuted.
+static Attribute getTransSourceLayout(Attribute layout, ArrayRef<int32_t> perm) {
+  auto blocked = dyn_cast<BlockedEncodingAttr>(layout);
+  if (!blocked)
+    return {};
+  unsigned rank = perm.size();
+  SmallVector<unsigned> sizePerThread(rank), threads(rank), warps(rank), order;
+  for (unsigned i = 0; i < rank; ++i) {
+    sizePerThread[perm[i]] = blocked.getSizePerThread()[i];
+    threads[perm[i]] = blocked.getThreadsPerWarp()[i];
+    warps[perm[i]] = blocked.getWarpsPerCTA()[i];
+  }
+  for (unsigned dim : blocked.getOrder())
+    order.push_back(perm[dim]);
+  return BlockedEncodingAttr::get(layout.getContext(), sizePerThread, threads,
+                                  warps, order);
 }
 
 Value Rematerializer::get(Value value, Attribute layout, unsigned depth) {
@@ -132,6 +207,18 @@ Value Rematerializer::compute(Value value, RankedTensorType type,
     // The source (size 1 where the result is broadcast) takes the same
     // layout; get() checks that the layout may describe its shape.
     operandLayouts.push_back(layout);
+  } else if (auto trans = dyn_cast<tt::TransOp>(def)) {
+    Attribute source = getTransSourceLayout(layout, trans.getOrder());
+    if (!source)
+      return {};
+    operandLayouts.push_back(source);
+  } else if (auto reshape = dyn_cast<tt::ReshapeOp>(def)) {
+    // Only where the reshape stays a register renaming.
+    Attribute source =
+        getReshapeSourceLayout(layout, type, reshape.getSrc().getType());
+    if (!source)
+      return {};
+    operandLayouts.push_back(source);
   } else if (def->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(def)) {
     for (Value operand : def->getOperands())
       if (isa<RankedTensorType>(operand.getType()))

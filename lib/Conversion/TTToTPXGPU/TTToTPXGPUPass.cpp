@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "tpx/Analysis/AxisInfo.h"
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
+#include "tpx/Conversion/TTToTPXGPU/WarpGroupDots.h"
 
 #include "tpx/Dialect/TPXGPU/IR/SIMTLoweringInterface.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -399,11 +401,21 @@ void LayoutAssigner::processMemoryAccess(Operation *op) {
     return;
   }
   SmallVector<unsigned> order = getCoalescedOrder(op->getOperand(0));
+  // Atomics run one element at a time in the element's owner: a tensor
+  // smaller than a vector per thread spreads over every thread rather than
+  // leaving threads replicas with nothing to do (256 bins on 128 threads:
+  // two atomics each, not four on 64 threads). Only when the old values
+  // are unused: used, they would be converted back for their users.
+  unsigned maxVector = 0;
+  if (isa<tt::AtomicRMWOp, tt::AtomicCASOp>(op) && op->use_empty())
+    maxVector = static_cast<unsigned>(std::max<int64_t>(
+        1, pointers.getNumElements() / (int64_t(numWarps) * threadsPerWarp)));
   Attribute layout =
-      order.empty() ? getDefaultLayout(pointers)
-                    : getDefaultBlockedLayout(context, pointers.getShape(),
-                                              pointers.getElementType(),
-                                              numWarps, threadsPerWarp, order);
+      order.empty() && !maxVector
+          ? getDefaultLayout(pointers)
+          : getDefaultBlockedLayout(context, pointers.getShape(),
+                                    pointers.getElementType(), numWarps,
+                                    threadsPerWarp, order, maxVector);
   for (OpOperand &operand : op->getOpOperands())
     if (isa<RankedTensorType>(operand.get().getType()))
       convertOperand(op, operand.getOperandNumber(), layout);
@@ -450,13 +462,47 @@ void LayoutAssigner::placeAllDefault(Operation *op) {
   setDefaultResults(op);
 }
 
+/// True when `value` is a broadcast of a smaller tensor, seen through
+/// reshapes, conversions and elementwise ops of such values and splat
+/// constants: tpxgpu-remove-layout-conversions recomputes it in another
+/// layout from the small tensor, so converting it costs little.
+static bool isStretched(Value value, unsigned depth = 0) {
+  Operation *def = value.getDefiningOp();
+  if (!def || depth > 16)
+    return false;
+  if (isa<tt::BroadcastOp>(def))
+    return true;
+  if (isa<tt::ReshapeOp, tt::TransOp, ConvertLayoutOp>(def))
+    return isStretched(def->getOperand(0), depth + 1);
+  if (!def->hasTrait<OpTrait::Elementwise>() || !isMemoryEffectFree(def))
+    return false;
+  bool stretched = false;
+  for (Value operand : def->getOperands()) {
+    if (!isa<RankedTensorType>(operand.getType()))
+      continue;
+    auto constant = operand.getDefiningOp<arith::ConstantOp>();
+    auto dense = constant
+                     ? dyn_cast<DenseElementsAttr>(constant.getValue())
+                     : DenseElementsAttr();
+    if (dense && dense.isSplat())
+      continue;
+    if (!isStretched(operand, depth + 1))
+      return false;
+    stretched = true;
+  }
+  return stretched;
+}
+
 void LayoutAssigner::processElementwise(Operation *op) {
   // Take the operands' layout when they agree on a plain one, so chains of
-  // elementwise ops need no conversions; otherwise meet in the default
-  // layout of the first tensor operand.
+  // elementwise ops need no conversions. Otherwise meet in the plain layout
+  // of the first operand that is not a broadcast (dot_scaled's scales
+  // times a loaded operand: the scales, not the operand, are converted), or
+  // failing that in the default layout of the first tensor operand.
   Attribute common;
   RankedTensorType first;
-  bool agree = true;
+  Attribute unstretched;
+  bool agree = true, anyStretched = false;
   for (Value operand : op->getOperands()) {
     auto tensor = dyn_cast<RankedTensorType>(operand.getType());
     if (!tensor)
@@ -467,14 +513,19 @@ void LayoutAssigner::processElementwise(Operation *op) {
     } else if (tensor.getEncoding() != common) {
       agree = false;
     }
+    if (isStretched(operand))
+      anyStretched = true;
+    else if (!unstretched && isPlainLayout(tensor.getEncoding()))
+      unstretched = tensor.getEncoding();
   }
   if (!first) {
     // Only results are tensors (splat, constants built by other ops).
     setDefaultResults(op);
     return;
   }
-  Attribute layout =
-      agree && isPlainLayout(common) ? common : getDefaultLayout(first);
+  Attribute layout = agree && isPlainLayout(common) ? common
+                     : anyStretched && unstretched  ? unstretched
+                                                    : getDefaultLayout(first);
   for (OpOperand &operand : op->getOpOperands())
     if (isa<RankedTensorType>(operand.get().getType()))
       convertOperand(op, operand.getOperandNumber(), layout);
@@ -673,6 +724,35 @@ LogicalResult LayoutAssigner::processDot(tt::DotOp op) {
   return success();
 }
 
+/// Hopper multiplies 8-bit floats only on wgmma. A dot of them that wgmma
+/// cannot run (a tile whole warp groups do not cover, K not a multiple of
+/// 32, a batched dot) multiplies their f16 values instead: every e4m3 and
+/// e5m2 value is exactly an f16, so the products and sums are those of the
+/// fp8 dot, on mma.sync or FMAs. (Triton's Hopper backend widens them the
+/// same way off wgmma.)
+static void widenFp8DotsOffWarpGroups(ModuleOp module, unsigned numWarps) {
+  module.walk([&](tt::DotOp dot) {
+    auto isFp8 = [](Value v) {
+      return isa<Float8E4M3FNType, Float8E5M2Type>(
+          cast<RankedTensorType>(v.getType()).getElementType());
+    };
+    if ((!isFp8(dot.getA()) && !isFp8(dot.getB())) ||
+        tpxgpu::canUseWarpGroupDot(dot, numWarps))
+      return;
+    OpBuilder b(dot);
+    for (unsigned i = 0; i < 2; ++i) {
+      Value operand = dot->getOperand(i);
+      if (!isFp8(operand))
+        continue;
+      auto type = cast<RankedTensorType>(operand.getType());
+      auto f16 = RankedTensorType::get(type.getShape(), b.getF16Type(),
+                                       type.getEncoding());
+      dot->setOperand(i, tt::FpToFpOp::create(b, dot.getLoc(), f16, operand,
+                                              tt::RoundingModeAttr()));
+    }
+  });
+}
+
 /// Loop-carried values keep the layout of their init: the region argument
 /// and the loop result take the init's type, and the yielded value is
 /// converted to it at the end of the body.
@@ -764,6 +844,8 @@ struct ConvertTTToTPXGPUPass
           << unsigned(threadsPerWarp);
       return signalPassFailure();
     }
+    if (threadsPerWarp == 32)
+      widenFp8DotsOffWarpGroups(module, numWarps);
     LayoutAssigner assigner(&getContext(), numWarps, threadsPerWarp);
     if (failed(assigner.run(module)))
       signalPassFailure();

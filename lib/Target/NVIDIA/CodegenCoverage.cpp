@@ -1,17 +1,15 @@
 //===- CodegenCoverage.cpp - what the SIMT code generator covers ----------===//
 //
-// The SIMT code generator covers the ops of ordinary tile kernels; a kernel
-// using anything else still compiles and runs correctly on the one-thread
-// pipeline. Deciding up front (rather than falling back when the lowering
-// fails) keeps both pipelines straight-line and makes the choice visible:
-// the driver records it as `tpxgpu.codegen` and remarks on the op that
-// decided it. The tpx-nvidia-select-codegen pass shows the same decision
-// in tpx-opt.
+// The SIMT code generator covers the ops of tile kernels; a kernel using
+// anything else compiles only on the one-thread pipeline, which runs when
+// asked for by name. Deciding up front (rather than failing deep in the
+// lowering) lets the driver's error name the op and the reason; the
+// driver records the pipeline that runs as `tpxgpu.codegen`. The
+// tpx-nvidia-select-codegen pass shows the same decision in tpx-opt.
 //
 //===----------------------------------------------------------------------===//
 #include "tpx/Analysis/SharedMemoryAllocation.h"
 #include "tpx/Conversion/TTToTPXGPU/TensorMaps.h"
-#include "tpx/Conversion/TTToTPXGPU/WarpGroupDots.h"
 #include "tpx/Dialect/TPXGPU/IR/SIMTLoweringInterface.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Target/NVIDIA/NVIDIATarget.h"
@@ -136,19 +134,18 @@ static std::string checkFpToFp(tt::FpToFpOp op) {
 }
 
 /// fp8 values (not pointers to them) are bytes on the SIMT path: loaded,
-/// stored, carried by loops, made by constants, staged for wgmma and
-/// converted by tt.fp_to_fp, not otherwise computed with (no FMA /
-/// mma.sync dots: the one-thread path does those in software).
-static std::string checkFp8Values(Operation *op, unsigned numWarps) {
+/// stored, carried by loops, made by constants, multiplied by dots (on
+/// wgmma, or widened to f16) and converted by tt.fp_to_fp, not otherwise
+/// computed with.
+static std::string checkFp8Values(Operation *op) {
   bool hasFp8 = llvm::any_of(
       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()),
       [](Type type) { return isFp8(getElementTypeOrSelf(type)); });
   if (!hasFp8)
     return "";
-  if (auto dot = dyn_cast<tt::DotOp>(op))
-    return tpxgpu::canUseWarpGroupDot(dot, numWarps)
-               ? ""
-               : "dots of 8-bit floats that wgmma cannot run";
+  // Off wgmma, convert-tt-to-tpxgpu widens them to f16 (exact).
+  if (isa<tt::DotOp>(op))
+    return "";
   if (isa<tt::LoadOp, tt::StoreOp, tt::DescriptorLoadOp, tt::DescriptorStoreOp,
           tt::FuncOp, tt::ReturnOp, scf::ForOp, scf::YieldOp, scf::IfOp,
           tt::FpToFpOp, arith::ConstantOp>(op))
@@ -184,7 +181,7 @@ static std::string checkOp(Operation *op, unsigned numWarps) {
       if (std::string why = checkRegisterBudget(type, numWarps); !why.empty())
         return why;
     }
-    return checkFp8Values(op, numWarps);
+    return checkFp8Values(op);
   }
   // A plugin dialect whose own pass lowers its ops on the SIMT path
   // (SIMTLoweringInterface.h) answers for its ops and their types.
@@ -204,7 +201,7 @@ static std::string checkOp(Operation *op, unsigned numWarps) {
     if (std::string why = checkRegisterBudget(type, numWarps); !why.empty())
       return why;
   }
-  if (std::string why = checkFp8Values(op, numWarps); !why.empty())
+  if (std::string why = checkFp8Values(op); !why.empty())
     return why;
   if (isa<arith::ArithDialect, math::MathDialect, scf::SCFDialect,
           cf::ControlFlowDialect>(op->getDialect()))
@@ -304,7 +301,8 @@ struct SelectCodegenPass
     module->setAttr(name, StringAttr::get(context, "scalar"));
     blocker->emitRemark("the SIMT code generator does not cover ")
         << why << " ('" << blocker->getName()
-        << "'); this kernel runs on the one-thread-per-program path";
+        << "'); only the one-thread pipeline (--target-pipeline "
+           "one-thread) compiles this kernel";
   }
 };
 } // namespace

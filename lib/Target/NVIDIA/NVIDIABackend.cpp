@@ -6,12 +6,15 @@
 //               nvvm lowers it to multi-threaded code (llir);
 //   one-thread  the target-independent loop lowering that the CPU target
 //               uses too, with 64-bit indices, run on one thread per
-//               program (tpx-nvidia-emit-kernel makes the entry).
+//               program (tpx-nvidia-emit-kernel makes the entry). A
+//               debugging aid about 1000x slower than simt: it runs only
+//               when the compile names it (--target-pipeline one-thread);
+//               a kernel simt does not cover is an error naming the op.
 //
 // The ttir stage ends with the block-pointer and tensor-descriptor
 // lowerings because they change what the SIMT generator covers: the driver
-// runs ttir, asks findSIMTBlocker about the result and runs the rest of the
-// pipeline it picks. Math becomes libdevice calls on both.
+// runs ttir, asks findSIMTBlocker about the result and runs the rest of
+// simt, or reports the op it does not cover. Math becomes libdevice calls on both.
 //
 //===----------------------------------------------------------------------===//
 #include "tpx/Compiler/Artifact.h"
@@ -218,7 +221,8 @@ TargetBackend tpx::getNVIDIABackend() {
        "simt"},
       {"one-thread",
        {kNvidiaTTIRPasses, "", kOneThreadLLIRPasses, "", ""},
-       "scalar"}};
+       "scalar",
+       /*onlyWhenNamed=*/true}};
   backend.choiceAfterStage = "ttir";
   backend.choosePipeline = choosePipeline;
   backend.launchOptions = {

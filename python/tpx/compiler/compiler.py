@@ -117,7 +117,7 @@ def _compile_error(message):
 
 def compile_ttir(ttir_text, target="cpu", num_warps=4, num_stages=3,
                  pipeline_text=None, *, dump_dir=None, bounds_check=False,
-                 no_cache=False):
+                 no_cache=False, target_pipeline=None):
     """Compiles TTIR text for `target` and returns a CompiledKernel.
 
     `num_stages` 0 is read as 1 (no software pipelining): the C API takes 0
@@ -126,6 +126,9 @@ def compile_ttir(ttir_text, target="cpu", num_warps=4, num_stages=3,
     `dump_dir` writes every stage's IR there (and bypasses the cache);
     `bounds_check` (CPU) checks every access against the launch's buffers;
     `no_cache` neither reads nor writes the compile cache.
+    `target_pipeline` runs that named pipeline of the target instead of
+    the one the compiler picks (sm_90a: "simt", or "one-thread", the slow
+    debugging path that covers what simt does not; docs/nvidia-target.md).
 
     The compile runs without the GIL (ctypes releases it), so threads can
     compile several kernels at once. Failures raise CompilationError with
@@ -134,6 +137,11 @@ def compile_ttir(ttir_text, target="cpu", num_warps=4, num_stages=3,
     """
     ttir_text = _check_options(ttir_text, target, num_warps, num_stages,
                                pipeline_text)
+    if target_pipeline is not None and (
+            not isinstance(target_pipeline, str) or not target_pipeline or
+            "\0" in target_pipeline):
+        raise TypeError("target_pipeline must be a pipeline name such as "
+                        "'one-thread' or None, got %r" % (target_pipeline,))
     if dump_dir is not None and not isinstance(dump_dir, str):
         dump_dir = str(dump_dir)
     lib = _capi.library()
@@ -142,7 +150,7 @@ def compile_ttir(ttir_text, target="cpu", num_warps=4, num_stages=3,
     # The struct holds raw pointers: keep the encoded strings referenced
     # until the call returns.
     keep = [_capi.encode(target), _capi.encode(pipeline_text),
-            _capi.encode(dump_dir)]
+            _capi.encode(dump_dir), _capi.encode(target_pipeline)]
     options.target = keep[0]
     options.numWarps = num_warps
     options.numStages = max(1, num_stages)
@@ -150,6 +158,7 @@ def compile_ttir(ttir_text, target="cpu", num_warps=4, num_stages=3,
     options.dumpDir = keep[2]
     options.boundsCheck = 1 if bounds_check else 0
     options.noCache = 1 if no_cache else 0
+    options.targetPipeline = keep[3]
     source = ttir_text.encode("utf-8")
     handle = ctypes.c_void_p()
     try:
@@ -162,7 +171,8 @@ def compile_ttir(ttir_text, target="cpu", num_warps=4, num_stages=3,
                                "artifact")
     return CompiledKernel(handle.value, ttir_text, {
         "num_warps": num_warps, "num_stages": num_stages,
-        "bounds_check": bool(bounds_check), "pipeline_text": pipeline_text})
+        "bounds_check": bool(bounds_check), "pipeline_text": pipeline_text,
+        "target_pipeline": target_pipeline})
 
 
 def normalize_grid(grid):

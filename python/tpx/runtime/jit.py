@@ -114,6 +114,15 @@ def _env_flag(*names):
     return None
 
 
+def target_pipeline():
+    """The named pipeline @jit kernels compile with ($TPX_TARGET_PIPELINE),
+    or None for the one the compiler picks. On sm_90a, "one-thread" runs
+    kernels the SIMT code generator does not cover, one thread per program
+    and about 1000x slower: a debugging aid, never chosen on its own."""
+    name = os.environ.get("TPX_TARGET_PIPELINE", "").strip()
+    return name or None
+
+
 def cpu_bounds_check():
     """Whether @jit kernels on the CPU check every access against the
     launch's buffers ($TPX_CPU_BOUNDS_CHECK, default on).
@@ -449,12 +458,14 @@ class JITFunction(KernelInterface):
         specs = self._specs(key)
         target = state.driver.compile_target(device)
         pipeline_text, pipeline_key = pipeline.resolve(self, target)
+        named = target_pipeline()
         normalized = (tuple(specs), target, num_warps, num_stages, debug,
-                      hashlib.sha256(pipeline_key.encode()).hexdigest())
+                      hashlib.sha256(pipeline_key.encode()).hexdigest(),
+                      named)
         entry = self._entries.get(normalized)
         if entry is None:
             kernel = self._compile(specs, target, num_warps, num_stages,
-                                   debug, pipeline_text)
+                                   debug, pipeline_text, named)
             kernel.param_specs = specs
             selection = self._selection(specs, values, kernel)
             launch = kernel.launcher.runner(selection)
@@ -464,7 +475,7 @@ class JITFunction(KernelInterface):
         return entry
 
     def _compile(self, specs, target, num_warps, num_stages, debug,
-                 pipeline_text=None):
+                 pipeline_text=None, named_pipeline=None):
         from tpx.compiler.compiler import compile_ttir
         try:
             from tpx.compiler import frontend
@@ -481,8 +492,15 @@ class JITFunction(KernelInterface):
             # (without a text, the compiler reads the module's selection).
             pipeline_text, _ = pipeline.resolve(self, target, required)
         try:
+            if pipeline_text is not None and named_pipeline is not None:
+                raise CompilationError(
+                    "kernel '%s': TPX_TARGET_PIPELINE=%s cannot apply to a "
+                    "kernel with selected pipeline extensions (their "
+                    "pipeline text runs as given)" %
+                    (self.__name__, named_pipeline))
             return compile_ttir(ttir, target, num_warps, num_stages,
                                 pipeline_text=pipeline_text,
+                                target_pipeline=named_pipeline,
                                 bounds_check=(target == "cpu" and
                                               cpu_bounds_check()))
         except OutOfResources:

@@ -18,10 +18,11 @@ module attributes {tpxgpu.codegen = "simt", "tpxgpu.num-warps" = 4 : i32, "tpxgp
 // The vector add: 1024 f32 over 128 threads of 4 consecutive registers,
 // twice. Pointers 16-byte aligned, n a multiple of 16, so a block of 4 is
 // either wholly in bounds or wholly out: one predicated 16-byte access per
-// block, the masked-off registers taking 0.
+// block, the masked-off registers taking 0. The asm has a side effect so
+// that LLVM keeps it after earlier stores (it reads memory).
 // CHECK-LABEL: llvm.func @vadd
 // CHECK-NOT: ld.global.b32
-// CHECK: llvm.inline_asm "@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 ];\0A\09@!$5 mov.b32 $0, $6;\0A\09@!$5 mov.b32 $1, $7;\0A\09@!$5 mov.b32 $2, $8;\0A\09@!$5 mov.b32 $3, $9;", "=r,=r,=r,=r,l,b,r,r,r,r" %{{.*}} : (!llvm.ptr<1>, i1, i32, i32, i32, i32) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: llvm.inline_asm has_side_effects "@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 ];\0A\09@!$5 mov.b32 $0, $6;\0A\09@!$5 mov.b32 $1, $7;\0A\09@!$5 mov.b32 $2, $8;\0A\09@!$5 mov.b32 $3, $9;", "=r,=r,=r,=r,l,b,r,r,r,r" %{{.*}} : (!llvm.ptr<1>, i1, i32, i32, i32, i32) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-COUNT-3: ld.global.v4.b32
 // CHECK-NOT: ld.global
 // CHECK: llvm.inline_asm has_side_effects "@$5 st.global.v4.b32 [ $0 ], { $1, $2, $3, $4 };", "l,r,r,r,r,b" %{{.*}} : (!llvm.ptr<1>, i32, i32, i32, i32, i1) -> ()
@@ -127,7 +128,7 @@ tt.func public @copy_pairs(%src: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %dst
 // CHECK-LABEL: llvm.func @copy_f16
 // CHECK: %[[V:.*]] = llvm.bitcast %{{.*}} : vector<8xi16> to vector<4xi32>
 // CHECK: %[[W0:.*]] = llvm.extractelement %[[V]][%{{.*}} : i32] : vector<4xi32>
-// CHECK: llvm.inline_asm "@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 ];{{.*}}", "=r,=r,=r,=r,l,b,r,r,r,r" %{{.*}}, %{{.*}}, %[[W0]], %{{.*}}, %{{.*}}, %{{.*}} : (!llvm.ptr<1>, i1, i32, i32, i32, i32) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: llvm.inline_asm has_side_effects "@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 ];{{.*}}", "=r,=r,=r,=r,l,b,r,r,r,r" %{{.*}}, %{{.*}}, %[[W0]], %{{.*}}, %{{.*}}, %{{.*}} : (!llvm.ptr<1>, i1, i32, i32, i32, i32) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK: llvm.bitcast %{{.*}} : vector<4xi32> to vector<8xi16>
 // CHECK-COUNT-8: llvm.bitcast %{{.*}} : i16 to f16
 // CHECK: st.global.v4.b32 [ $0 ], { $1, $2, $3, $4 };

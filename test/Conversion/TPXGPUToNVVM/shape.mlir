@@ -73,13 +73,35 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
     %t = tt.trans %x {order = array<i32: 1, 0>} : tensor<32x32xf32, #row> -> tensor<32x32xf32, #row>
     tt.return %t : tensor<32x32xf32, #row>
   }
-  // A reshape meets at the flat index: 1024 floats.
+  // A reshape whose layouts give threads other elements meets at the flat
+  // index: 1024 floats.
   // CHECK-LABEL: llvm.func internal @flatten(
   // CHECK: nvvm.barrier0
   // CHECK: nvvm.barrier0
-  tt.func private @flatten(%x: tensor<32x32xf32, #row>) -> tensor<1024xf32, #tpxgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>> {
+  tt.func private @flatten(%x: tensor<32x32xf32, #row>) -> tensor<1024xf32, #tpxgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>> {
+    %r = tt.reshape %x : tensor<32x32xf32, #row> -> tensor<1024xf32, #tpxgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+    tt.return %r : tensor<1024xf32, #tpxgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+  }
+  // Where each thread holds the same elements in both (4 consecutive
+  // floats a row, 8 lanes along a row, then rows), flattening renames
+  // registers: no barrier, no shared memory.
+  // CHECK-LABEL: llvm.func internal @free_flatten(
+  // CHECK-NOT: nvvm.barrier0
+  // CHECK-NOT: llvm.store
+  // CHECK: llvm.return
+  tt.func private @free_flatten(%x: tensor<32x32xf32, #row>) -> tensor<1024xf32, #tpxgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>> {
     %r = tt.reshape %x : tensor<32x32xf32, #row> -> tensor<1024xf32, #tpxgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
     tt.return %r : tensor<1024xf32, #tpxgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+  }
+  // Splitting a row into 4 groups of 8 (dot_scaled's scale broadcast) is
+  // a renaming too when the groups' lanes are the row's.
+  // CHECK-LABEL: llvm.func internal @free_split(
+  // CHECK-NOT: nvvm.barrier0
+  // CHECK-NOT: llvm.store
+  // CHECK: llvm.return
+  tt.func private @free_split(%x: tensor<32x4x8xf32, #tpxgpu.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [4, 4, 2], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>>) -> tensor<32x32xf32, #row> {
+    %r = tt.reshape %x : tensor<32x4x8xf32, #tpxgpu.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [4, 4, 2], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>> -> tensor<32x32xf32, #row>
+    tt.return %r : tensor<32x32xf32, #row>
   }
 }
 

@@ -9,16 +9,17 @@
 // CHECK-SAME: nvvm.reqntid = array<i32: 256, 1, 1>
 // CHECK: nvvm.barrier0
 // CHECK: nvvm.barrier0
+// (512 elements: four a thread of the module's 128, which own them all;
+// the extra warps' copies must not add again.)
 // CHECK: %[[OWN:.*]] = llvm.icmp "ult" %{{.*}}, %{{.*}} : i32
-// CHECK: %[[PRED:.*]] = llvm.and %{{.*}}, %[[OWN]] : i1
-// CHECK: atom.relaxed.gpu.global.add.u32 {{.*}}, %[[PRED]]
+// CHECK: atom.relaxed.gpu.global.add.u32 {{.*}}, %[[OWN]]
 tt.func public @atomic_after(%out: !tt.ptr<i32> {tt.divisibility = 16 : i32}) {
   tpxgpu.warp_specialize num_warps = [4] warp_starts = [4] num_regs = [0] {
     tpxgpu.warp_yield
   }
-  %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
-  %p = tt.splat %out : !tt.ptr<i32> -> tensor<128x!tt.ptr<i32>>
-  %q = tt.addptr %p, %r : tensor<128x!tt.ptr<i32>>, tensor<128xi32>
-  %o = tt.atomic_rmw add, relaxed, gpu, %q, %r : (tensor<128x!tt.ptr<i32>>, tensor<128xi32>) -> tensor<128xi32>
+  %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
+  %p = tt.splat %out : !tt.ptr<i32> -> tensor<512x!tt.ptr<i32>>
+  %q = tt.addptr %p, %r : tensor<512x!tt.ptr<i32>>, tensor<512xi32>
+  %o = tt.atomic_rmw add, relaxed, gpu, %q, %r : (tensor<512x!tt.ptr<i32>>, tensor<512xi32>) -> tensor<512xi32>
   tt.return
 }

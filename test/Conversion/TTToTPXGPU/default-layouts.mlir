@@ -73,3 +73,22 @@ module {
     tt.return
   }
 }
+
+// -----
+
+// Atomics run one element at a time in each element's owner, so 256 of
+// them spread over all 128 threads (two each) instead of a 4-element
+// vector on 64 threads with the other 64 replicas.
+// W4: // -----
+// W4: #[[SPREAD:.*]] = #tpxgpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// W4-LABEL: tt.func public @bins
+// W4: tt.atomic_rmw add, relaxed, gpu, %{{.*}}, %{{.*}} : (tensor<256x!tt.ptr<i32>, #[[SPREAD]]>, tensor<256xi32, #[[SPREAD]]>) -> tensor<256xi32, #[[SPREAD]]>
+module {
+  tt.func public @bins(%bins: !tt.ptr<i32>, %counts: tensor<256xi32>) {
+    %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+    %s = tt.splat %bins : !tt.ptr<i32> -> tensor<256x!tt.ptr<i32>>
+    %p = tt.addptr %s, %r : tensor<256x!tt.ptr<i32>>, tensor<256xi32>
+    %old = tt.atomic_rmw add, relaxed, gpu, %p, %counts : (tensor<256x!tt.ptr<i32>>, tensor<256xi32>) -> tensor<256xi32>
+    tt.return
+  }
+}

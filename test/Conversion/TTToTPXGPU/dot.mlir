@@ -86,3 +86,21 @@ module {
     tt.return
   }
 }
+
+// -----
+
+// wgmma cannot run a 32x32 fp8 tile on 4 warps (M is less than one warp
+// group's 64 rows): the operands are widened to f16, exactly, and the dot
+// runs on mma.sync like any f16 dot.
+// W4-LABEL: tt.func public @fp8_off_wgmma
+// W4: %[[A:.*]] = tt.fp_to_fp %{{.*}} : tensor<32x32xf8E4M3FN, #{{.*}}> -> tensor<32x32xf16, #{{.*}}>
+// W4: %[[B:.*]] = tt.fp_to_fp %{{.*}} : tensor<32x32xf8E5M2, #{{.*}}> -> tensor<32x32xf16, #{{.*}}>
+// W4: tt.dot {{.*}} : tensor<32x32xf16, #dot_op{{[0-9]*}}> * tensor<32x32xf16, #dot_op{{[0-9]*}}> -> tensor<32x32xf32, #mma
+module {
+  tt.func public @fp8_off_wgmma(%a: tensor<32x32xf8E4M3FN>, %b: tensor<32x32xf8E5M2>, %p: tensor<32x32x!tt.ptr<f32>>) {
+    %zero = arith.constant dense<0.0> : tensor<32x32xf32>
+    %d = tt.dot %a, %b, %zero : tensor<32x32xf8E4M3FN> * tensor<32x32xf8E5M2> -> tensor<32x32xf32>
+    tt.store %p, %d : tensor<32x32x!tt.ptr<f32>>
+    tt.return
+  }
+}

@@ -180,13 +180,15 @@ module {
 
 // -----
 
-// What stays off wgmma: f32 dots without tf32 (ieee is exact), f16 x fp8,
-// and fp8 into f16.
+// What stays off wgmma: f32 dots without tf32 (ieee is exact) and fp8
+// into f16 (its operands widened to f16 by convert-tt-to-tpxgpu, exactly,
+// for mma.sync). f16 x fp8 has the fp8 operand widened too and then runs
+// on wgmma as f16 x f16.
 // CHECK-LABEL: tt.func public @keeps_fma
 // CHECK-NOT: warp_group_dot
 // CHECK: tt.dot {{.*}} -> tensor<64x64xf32, #{{.*}}>
-// CHECK-NOT: warp_group_dot
-// CHECK: tt.dot {{.*}} -> tensor<64x64xf32, #{{.*}}>
+// CHECK: tt.fp_to_fp %{{.*}} : tensor<32x64xf8E4M3FN, #{{.*}}> -> tensor<32x64xf16, #{{.*}}>
+// CHECK: tpxgpu.warp_group_dot {{.*}} !tpxgpu.memdesc<64x32xf16, {{.*}}>, !tpxgpu.memdesc<32x64xf16, {{.*}}> -> tensor<64x64xf32, #{{.*}}>
 // CHECK-NOT: warp_group_dot
 // CHECK: tt.dot {{.*}} -> tensor<64x64xf16, #{{.*}}>
 // CHECK-NOT: warp_group_dot

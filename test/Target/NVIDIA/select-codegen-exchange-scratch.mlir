@@ -24,7 +24,7 @@ module {
   tt.func public @cat_too_large(%p: !tt.ptr<f32>) {
     %r = tt.make_range {end = 32768 : i32, start = 0 : i32} : tensor<32768xi32>
     %x = arith.sitofp %r : tensor<32768xi32> to tensor<32768xf32>
-    // expected-remark @below {{the SIMT code generator does not cover a 'tt.cat' that exchanges 262144 bytes through shared memory (at most 232448) ('tt.cat'); this kernel runs on the one-thread-per-program path}}
+    // expected-remark @below {{the SIMT code generator does not cover a 'tt.cat' that exchanges 262144 bytes through shared memory (at most 232448) ('tt.cat'); only the one-thread pipeline (--target-pipeline one-thread) compiles this kernel}}
     %c = tt.cat %x, %x : tensor<32768xf32> -> tensor<65536xf32>
     %r2 = tt.make_range {end = 65536 : i32, start = 0 : i32} : tensor<65536xi32>
     %ps = tt.splat %p : !tt.ptr<f32> -> tensor<65536x!tt.ptr<f32>>

@@ -21,7 +21,7 @@ module {
 // CHECK: module attributes {tpxgpu.codegen = "scalar"}
 module {
   tt.func public @extern_call(%x: f32, %p: !tt.ptr<f32>) {
-    // expected-remark @below {{the SIMT code generator does not cover external functions other than libdevice's ('tt.extern_elementwise'); this kernel runs on the one-thread-per-program path}}
+    // expected-remark @below {{the SIMT code generator does not cover external functions other than libdevice's ('tt.extern_elementwise'); only the one-thread pipeline (--target-pipeline one-thread) compiles this kernel}}
     %y = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "my_expf"} : (f32) -> f32
     tt.store %p, %y : !tt.ptr<f32>
     tt.return
@@ -87,8 +87,9 @@ module {
 
 // -----
 
-// Computing with fp8, or an fp8 dot wgmma cannot run (32 rows: a warp
-// group computes 64), is left to the one-thread path.
+// Computing with fp8 is left to the one-thread path; an fp8 dot wgmma
+// cannot run (32 rows: a warp group computes 64) is covered
+// (convert-tt-to-tpxgpu widens its operands to f16).
 // CHECK: module attributes {tpxgpu.codegen = "scalar"}
 module {
   tt.func public @fp8_convert(%x: !tt.ptr<f8E4M3FN>, %y: !tt.ptr<f32>) {
@@ -102,11 +103,10 @@ module {
 
 // -----
 
-// CHECK: module attributes {tpxgpu.codegen = "scalar"}
+// CHECK: module attributes {tpxgpu.codegen = "simt"}
 module {
   tt.func public @fp8_small_dot(%x: tensor<32x32xf8E4M3FN>, %y: tensor<32x64xf8E4M3FN>, %c: tensor<32x64x!tt.ptr<f32>>) {
     %acc = arith.constant dense<0.000000e+00> : tensor<32x64xf32>
-    // expected-remark @below {{does not cover dots of 8-bit floats that wgmma cannot run}}
     %d = tt.dot %x, %y, %acc : tensor<32x32xf8E4M3FN> * tensor<32x64xf8E4M3FN> -> tensor<32x64xf32>
     tt.store %c, %d : tensor<32x64x!tt.ptr<f32>>
     tt.return
@@ -206,7 +206,7 @@ module {
 module {
   tt.func public @histogram_i16(%p: !tt.ptr<i16>) {
     %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
-    // expected-remark @below {{the SIMT code generator does not cover histograms with other counts than i32 or i64 ('tt.histogram'); this kernel runs on the one-thread-per-program path}}
+    // expected-remark @below {{the SIMT code generator does not cover histograms with other counts than i32 or i64 ('tt.histogram'); only the one-thread pipeline (--target-pipeline one-thread) compiles this kernel}}
     %h = tt.histogram %r : tensor<64xi32> -> tensor<16xi16>
     %o = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
     %ps = tt.splat %p : !tt.ptr<i16> -> tensor<16x!tt.ptr<i16>>

@@ -27,12 +27,15 @@ namespace tpxgpu {
 /// one layout. `shape` must have power-of-two dimensions. A non-empty
 /// `order` (fastest first) replaces the row-major one: the vector runs
 /// along `order[0]` (a load whose addresses are contiguous along another
-/// dimension, such as attention's K^T).
+/// dimension, such as attention's K^T). A non-zero `maxVector` caps the
+/// elements a thread holds along it (atomics, issued one element at a
+/// time, spread over every thread instead of replicating).
 BlockedEncodingAttr
 getDefaultBlockedLayout(mlir::MLIRContext *context,
                         llvm::ArrayRef<int64_t> shape, mlir::Type elementType,
                         unsigned numWarps, unsigned threadsPerWarp,
-                        llvm::ArrayRef<unsigned> order = {});
+                        llvm::ArrayRef<unsigned> order = {},
+                        unsigned maxVector = 0);
 
 /// The MMA accumulator layout convert-tt-to-tpxgpu picks for an MxN dot
 /// result, or null when no MMA layout fits (the caller falls back to a

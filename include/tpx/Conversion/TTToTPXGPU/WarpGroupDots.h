@@ -1,8 +1,8 @@
 //===- WarpGroupDots.h - which tt.dots run on Hopper's wgmma ----*- C++ -*-===//
 //
-// tpxgpu-use-wgmma's choice, shared with the NVIDIA coverage check: a
-// kernel whose fp8 values only feed dots is covered by the SIMT path when
-// those dots run on wgmma (there is no fp8 FMA or mma.sync lowering).
+// tpxgpu-use-wgmma's choice, shared with convert-tt-to-tpxgpu: an fp8 dot
+// that wgmma cannot run has its operands widened to f16 there (there is no
+// fp8 FMA or mma.sync lowering).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TPX_CONVERSION_TTTOTPXGPU_WARPGROUPDOTS_H

@@ -115,6 +115,20 @@ bool tpx::tpxgpu::conversionNeedsSharedMemory(const LinearLayout &from,
   return !from.getRegisterMapFrom(to, identity).has_value();
 }
 
+Coordinate tpx::tpxgpu::getRowMajorCoordinate(ArrayRef<int64_t> coordinate,
+                                              ArrayRef<int64_t> from,
+                                              ArrayRef<int64_t> to) {
+  int64_t flat = 0;
+  for (auto [c, size] : llvm::zip_equal(coordinate, from))
+    flat = flat * size + c;
+  Coordinate result(to.size());
+  for (int64_t d = int64_t(to.size()) - 1; d >= 0; --d) {
+    result[d] = flat % to[d];
+    flat /= to[d];
+  }
+  return result;
+}
+
 std::string LinearLayout::str() const {
   std::string text;
   llvm::raw_string_ostream os(text);

@@ -117,6 +117,14 @@ std::optional<LinearLayout> toLinearLayout(mlir::Attribute layout,
 bool conversionNeedsSharedMemory(const LinearLayout &from,
                                  const LinearLayout &to);
 
+/// The coordinate in `to` of the element at `coordinate` of `from` when
+/// both shapes hold the same elements in row-major order (tt.reshape). For
+/// power-of-two shapes this is linear over GF(2) (the coordinate bits are
+/// regrouped), as getRegisterMapFrom's maps must be.
+Coordinate getRowMajorCoordinate(llvm::ArrayRef<int64_t> coordinate,
+                                 llvm::ArrayRef<int64_t> from,
+                                 llvm::ArrayRef<int64_t> to);
+
 } // namespace tpx::tpxgpu
 
 #endif // TPX_DIALECT_TPXGPU_IR_TPXGPULINEARLAYOUT_H
