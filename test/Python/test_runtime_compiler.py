@@ -191,6 +191,47 @@ def test_compile_for_sm90a_has_cubin():
     assert k.metadata.backend_name == "cuda"
 
 
+ODD_SHAPE = """module {
+  tt.func public @odd_shape(%out: !tt.ptr<i32>) {
+    %r = tt.make_range {end = 48 : i32, start = 0 : i32} : tensor<48xi32>
+    %base = tt.splat %out : !tt.ptr<i32> -> tensor<48x!tt.ptr<i32>>
+    %ptrs = tt.addptr %base, %r : tensor<48x!tt.ptr<i32>>, tensor<48xi32>
+    tt.store %ptrs, %r : tensor<48x!tt.ptr<i32>>
+    tt.return
+  }
+}
+"""
+
+
+@pytest.mark.skipif(not _have_ptxas(), reason="no CUDA toolkit (ptxas)")
+def test_uncovered_kernel_is_an_error_unless_one_thread_is_named():
+    # 48 elements: not a power of two, which the SIMT path does not cover.
+    with pytest.raises(CompilationError,
+                       match=r"the simt pipeline does not cover a tensor "
+                             r"dimension that is not a power of two "
+                             r"\('tt.make_range'\)"):
+        compile_ttir(ODD_SHAPE, "sm_90a", no_cache=True)
+    k = compile_ttir(ODD_SHAPE, "sm_90a", target_pipeline="one-thread",
+                     no_cache=True)
+    assert k.metadata.block_threads == 1
+    assert k.metadata.pipeline == "one-thread"
+    assert compile_ttir(VADD.ttir, "sm_90a",
+                        target_pipeline="simt").metadata.pipeline == "simt"
+    with pytest.raises(CompilationError, match="has no pipeline 'fast'"):
+        compile_ttir(VADD.ttir, "sm_90a", target_pipeline="fast")
+    with pytest.raises(TypeError, match="target_pipeline"):
+        compile_ttir(VADD.ttir, "sm_90a", target_pipeline=3)
+
+
+def test_target_pipeline_and_pipeline_text_do_not_mix():
+    from tpx import pipeline
+    text = pipeline.effective_text("cpu", [])
+    with pytest.raises(CompilationError, match="targetPipeline cannot apply "
+                                               "with pipelineText"):
+        compile_ttir(VADD.ttir, "cpu", pipeline_text=text,
+                     target_pipeline="default")
+
+
 def test_out_of_resources_from_ptxas_message():
     from tpx.compiler.compiler import _compile_error
     e = _compile_error("ptxas error   : Entry function 'k' uses too much "

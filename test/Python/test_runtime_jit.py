@@ -97,6 +97,26 @@ def test_second_launch_hits_the_cache(monkeypatch):
     assert len(calls) == 1
 
 
+def test_target_pipeline_from_the_environment(monkeypatch):
+    # TPX_TARGET_PIPELINE names the pipeline kernels compile on (read when
+    # a kernel compiles); a name the target lacks is a compile error.
+    @tpx.jit
+    def copy_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs))
+
+    x = np.arange(64, dtype=np.float32)
+    out = np.zeros_like(x)
+    monkeypatch.setenv("TPX_TARGET_PIPELINE", "no-such-pipeline")
+    with pytest.raises(CompilationError, match="has no pipeline "
+                                               "'no-such-pipeline'"):
+        copy_kernel[(1,)](x, out, BLOCK=64)
+    monkeypatch.setenv("TPX_TARGET_PIPELINE", "default")
+    k = copy_kernel[(1,)](x, out, BLOCK=32)
+    assert k.metadata.pipeline == "default"
+    np.testing.assert_array_equal(out[:32], x[:32])
+
+
 def test_options_spelled_out_share_the_kernel(monkeypatch):
     x, y, out = _arrays()
     k1 = add_kernel[(4,)](x, y, out, len(x), BLOCK=256)
