@@ -312,11 +312,26 @@ struct SplitLowering : public OpConversionPattern<tt::SplitOp> {
   }
 };
 
+/// A one-element tensor is held whole by every thread (its layout
+/// replicates it everywhere), so its scalar is register 0.
+struct UnsplatLowering : public OpConversionPattern<tt::UnsplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::UnsplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> values = unpack(rewriter, op.getLoc(), adaptor.getSrc());
+    if (values.empty())
+      return failure();
+    rewriter.replaceOp(op, values.front());
+    return success();
+  }
+};
+
 } // namespace
 
 void gpu_lowering::populateShapePatterns(TensorTypeConverter &converter,
                                          RewritePatternSet &patterns) {
   patterns.add<BarrierLowering, ConvertLayoutLowering, ExpandDimsLowering,
                BroadcastLowering, TransLowering, ReshapeLowering, JoinLowering,
-               SplitLowering>(converter, patterns.getContext());
+               SplitLowering, UnsplatLowering>(converter, patterns.getContext());
 }

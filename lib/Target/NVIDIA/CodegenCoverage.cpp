@@ -221,7 +221,7 @@ static std::string checkOp(Operation *op, unsigned numWarps) {
           tt::ScanOp, tt::ScanReturnOp, tt::ClampFOp, tt::PreciseSqrtOp,
           tt::PreciseDivFOp, tt::MulhiUIOp, tt::ElementwiseInlineAsmOp,
           tt::MapElementwiseOp, tt::MapElementwiseReturnOp, tt::PrintOp,
-          tt::AssertOp>(op))
+          tt::AssertOp, tt::UnsplatOp>(op))
     return "";
   // Only libdevice defines functions on the device (the PTX emitter links
   // it); the one-thread path reports other symbols.

@@ -172,3 +172,20 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
     tt.return
   }
 }
+
+// -----
+
+// tt.unsplat: every thread holds the one element of a 1x1 tensor, so the
+// scalar is its register 0 (no shuffle, no shared memory).
+#one = #tpxgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func internal @unsplat(
+  // CHECK-SAME: %[[X:.*]]: !llvm.struct<(f32)>
+  // CHECK: %[[V:.*]] = llvm.extractvalue %[[X]][0] : !llvm.struct<(f32)>
+  // CHECK-NOT: nvvm.barrier0
+  // CHECK: llvm.return %[[V]] : f32
+  tt.func private @unsplat(%x: tensor<1x1xf32, #one>) -> f32 {
+    %s = tt.unsplat %x : tensor<1x1xf32, #one>
+    tt.return %s : f32
+  }
+}
