@@ -200,8 +200,8 @@ static std::string describeUncovered(const TargetBackend &backend,
   if (backend.findPipeline(choice.name))
     os << "; the " << choice.name << " pipeline, which does, runs only when "
        << "asked for (--target-pipeline " << choice.name
-       << ", TpxKernelOptions.targetPipeline, target_pipeline=\""
-       << choice.name << "\" in Python)";
+       << "; TpxKernelOptions.targetPipeline; TPX_TARGET_PIPELINE="
+       << choice.name << " for Python kernels)";
   return text;
 }
 
