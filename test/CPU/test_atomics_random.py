@@ -191,3 +191,34 @@ def test_philox_randint(tmp_path):
     check(tmp_path, "philox", ttir,
           [Buf(np.zeros(total * 4, np.int32), want), Scalar("i64", seed - 2**64 if seed >= 2**63 else seed)],
           grid=(3, 1, 1))
+
+
+def test_atomic_cas_16_bit(tmp_path):
+    # atomic_cas on 16-bit cells (i16 and f16, as Triton allows): a cell
+    # that holds the compare value takes the new one; every program sees
+    # the old value.
+    n = 128
+    body = range_("%o", n) + load1d("%cmp", "cmp_ptr", "i16", n, "%o")
+    body += ptrs("%cp", "cells_ptr", "i16", [n], "%o")
+    body += """    %new = arith.constant dense<77> : tensor<128xi16>
+    %old = tt.atomic_cas acq_rel, gpu, %cp, %cmp, %new : (tensor<128x!tt.ptr<i16>>, tensor<128xi16>, tensor<128xi16>) -> tensor<128xi16>
+"""
+    body += store1d("old_ptr", "i16", n, "%o", "%old", "old")
+    body += ptrs("%hp", "halves_ptr", "f16", [n], "%o")
+    body += """    %one = arith.constant dense<1.0> : tensor<128xf16>
+    %two = arith.constant dense<2.0> : tensor<128xf16>
+    %hold = tt.atomic_cas acq_rel, gpu, %hp, %one, %two : (tensor<128x!tt.ptr<f16>>, tensor<128xf16>, tensor<128xf16>) -> tensor<128xf16>
+"""
+    body += store1d("hold_ptr", "f16", n, "%o", "%hold", "hold")
+    ttir = kernel("cas16", [("cells_ptr", "!tt.ptr<i16>"), ("cmp_ptr", "!tt.ptr<i16>"),
+                            ("old_ptr", "!tt.ptr<i16>"), ("halves_ptr", "!tt.ptr<f16>"),
+                            ("hold_ptr", "!tt.ptr<f16>")], body)
+    rng = np.random.default_rng(16)
+    cells = rng.integers(0, 3, n).astype(np.int16)
+    cmp = rng.integers(0, 3, n).astype(np.int16)
+    halves = rng.integers(0, 3, n).astype(np.float16)
+    check(tmp_path, "cas16", ttir,
+          [Buf(cells, np.where(cells == cmp, 77, cells).astype(np.int16)), Buf(cmp),
+           Buf(np.zeros(n, np.int16), cells),
+           Buf(halves, np.where(halves == 1, 2, halves).astype(np.float16)),
+           Buf(np.zeros(n, np.float16), halves)])

@@ -238,10 +238,11 @@ static std::string checkOp(Operation *op, unsigned numWarps) {
       return "histograms with other counts than i32 or i64";
     return checkExchangeScratch(op);
   }
-  // The SIMT lowering's atom.cas covers 32- and 64-bit elements.
+  // The SIMT lowering's atom.cas covers 16-, 32- and 64-bit elements (as
+  // Triton's atomic_cas does).
   if (auto cas = dyn_cast<tt::AtomicCASOp>(op)) {
     unsigned bits = getElementTypeOrSelf(cas.getType()).getIntOrFloatBitWidth();
-    if (bits != 32 && bits != 64)
+    if (bits != 16 && bits != 32 && bits != 64)
       return "atomic_cas on this element type";
     return "";
   }

@@ -165,12 +165,11 @@ module {
 
 // -----
 
-// The SIMT atom.cas covers 32- and 64-bit elements; a 16-bit CAS takes the
-// one-thread path (it once crashed the SIMT lowering).
-// CHECK: module attributes {tpxgpu.codegen = "scalar"}
+// The SIMT atom.cas covers 16-, 32- and 64-bit elements, as Triton's
+// atomic_cas does (atom.cas.b16).
+// CHECK: module attributes {tpxgpu.codegen = "simt"}
 module {
   tt.func public @cas_f16(%p: !tt.ptr<f16>, %c: f16, %v: f16) {
-    // expected-remark @below {{does not cover atomic_cas on this element type}}
     %r = tt.atomic_cas acq_rel, gpu, %p, %c, %v : (!tt.ptr<f16>, f16, f16) -> f16
     tt.return
   }
