@@ -1,0 +1,36 @@
+// dot_scaled's decomposition multiplies a loaded operand by its scales,
+// broadcast along K (expand_dims / broadcast / reshape, transposed for the
+// rhs). The multiply meets in the loaded operand's layout (the scales are
+// the broadcast), and tpxgpu-remove-layout-conversions recomputes the
+// scale chain in that layout -- reshape and trans as register renamings --
+// so the only conversion is of the small 128x4 scale tensor, never of the
+// 128x128 operand.
+// RUN: tpx-opt %s --tpxgpu-decompose-scaled-dots --convert-tt-to-tpxgpu=num-warps=8 --canonicalize --tpxgpu-remove-layout-conversions --canonicalize -mlir-print-debuginfo=false | FileCheck %s
+
+// CHECK-LABEL: tt.func public @scaled_operands
+// CHECK-NOT: tpxgpu.convert_layout %{{.*}} : tensor<128x128x
+// CHECK: tpxgpu.convert_layout %{{.*}} : tensor<128x4xf32, #{{[a-z0-9_]+}}> -> tensor<128x4xf32, #slice{{[0-9]*}}>
+// CHECK-NOT: tpxgpu.convert_layout %{{.*}} : tensor<128x128x
+// CHECK: tt.reshape %{{.*}} : tensor<128x4x32xf32, #{{[a-z0-9_]+}}> -> tensor<128x128xf32, #[[LOADED:[a-z0-9_]+]]>
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : tensor<128x128xf32, #[[LOADED]]>
+// CHECK-NOT: tpxgpu.convert_layout %{{.*}} : tensor<128x128x
+// CHECK: tpxgpu.convert_layout %{{.*}} : tensor<128x4xf32, #{{[a-z0-9_]+}}> -> tensor<128x4xf32, #slice{{[0-9]*}}>
+// CHECK-NOT: tpxgpu.convert_layout %{{.*}} : tensor<128x128x
+// CHECK: tt.trans %{{.*}} {order = array<i32: 1, 0>} : tensor<128x128xf32, #{{[a-z0-9_]+}}> -> tensor<128x128xf32, #[[LOADED]]>
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : tensor<128x128xf32, #[[LOADED]]>
+// The bf16 operands' only conversions are into the dot's operand layouts.
+// CHECK-NOT: tpxgpu.convert_layout %{{.*}} : tensor<128x128x
+// CHECK: tpxgpu.convert_layout %{{.*}} : tensor<128x128xbf16, #[[LOADED]]> -> tensor<128x128xbf16, #dot_op>
+// CHECK: tpxgpu.convert_layout %{{.*}} : tensor<128x128xbf16, #[[LOADED]]> -> tensor<128x128xbf16, #dot_op1>
+module {
+  tt.func public @scaled_operands(%pa: tensor<128x128x!tt.ptr<f8E4M3FN>>, %pb: tensor<128x128x!tt.ptr<f8E4M3FN>>, %psa: tensor<128x4x!tt.ptr<i8>>, %psb: tensor<128x4x!tt.ptr<i8>>, %out: tensor<128x128x!tt.ptr<f32>>) {
+    %a = tt.load %pa : tensor<128x128x!tt.ptr<f8E4M3FN>>
+    %b = tt.load %pb : tensor<128x128x!tt.ptr<f8E4M3FN>>
+    %sa = tt.load %psa : tensor<128x4x!tt.ptr<i8>>
+    %sb = tt.load %psb : tensor<128x4x!tt.ptr<i8>>
+    %z = arith.constant dense<0.0> : tensor<128x128xf32>
+    %d = tt.dot_scaled %a scale %sa, %b scale %sb, %z lhs = e4m3 rhs = e4m3 {fastMath = false} : tensor<128x128xf8E4M3FN>, tensor<128x4xi8> * tensor<128x128xf8E4M3FN>, tensor<128x4xi8> -> tensor<128x128xf32>
+    tt.store %out, %d : tensor<128x128x!tt.ptr<f32>>
+    tt.return
+  }
+}
