@@ -37,8 +37,9 @@ for step in "$@"; do
     done > "$out/cuda-sanitizer.txt" 2>&1
     grep -E "^==|ERROR SUMMARY|PASS|FAIL" "$out/cuda-sanitizer.txt" | head -60 ;;
   pytest)
-    # The CPU test suite's kernels, run on the GPU (cases that test CPU-only
-    # behaviour -- bounds checking, x86 inline asm -- are expected to fail).
+    # The CPU test suite's kernels, run on the GPU (tests of CPU-only
+    # behaviour -- bounds checking, x86 inline asm, shapes Triton does not
+    # allow -- are skipped: tpxcase.cpu_only).
     TPX_TEST_TARGET=cuda TPX_BUILD_DIR=$PWD/.device python3 -m pytest -q \
       -p no:cacheprovider --basetemp=/tmp/tpx-pytest-cases test/CPU \
       > "$out/cuda-pytest.txt" 2>&1
