@@ -22,13 +22,41 @@ TPX_OPT = os.path.join(BUILD_DIR, "bin", "tpx-opt")
 TARGET = os.environ.get("TPX_TEST_TARGET", "cpu")
 
 
+CPU_ONLY_REASON = "CPU target only: "
+
+
 def cpu_only(reason):
     """Marks a test of behaviour only the CPU target has (host assembly, its
     bounds checking and traps, tensor shapes Triton does not allow): it is
     skipped when the suite runs on the GPU, with the reason."""
     import pytest
-    return pytest.mark.skipif(TARGET != "cpu", reason="CPU target only: " +
-                              reason)
+    return pytest.mark.skipif(TARGET != "cpu", reason=CPU_ONLY_REASON + reason)
+
+
+# On the CPU, every kernel a test checks (but those of cpu_only tests) is
+# also compiled for sm_90a through its llir stage: the SIMT code generator
+# must cover it (a kernel it does not is a compile error on the GPU).
+# conftest.py sets CURRENT_TEST_IS_CPU_ONLY per test. TPX_TEST_SIMT_CHECK=0
+# turns the check off.
+SIMT_CHECK = TARGET == "cpu" and os.environ.get("TPX_TEST_SIMT_CHECK",
+                                                "1") != "0"
+CURRENT_TEST_IS_CPU_ONLY = False
+TPX_COMPILE = os.path.join(BUILD_DIR, "bin", "tpx-compile")
+
+
+def check_simt_covers(directory):
+    """Asserts that the case's kernel compiles for sm_90a on the SIMT
+    pipeline, through its llir stage (no ptxas needed)."""
+    with open(os.path.join(directory, "case.json")) as f:
+        num_warps = json.load(f).get("num_warps", 4)
+    proc = subprocess.run(
+        [TPX_COMPILE, os.path.join(directory, "kernel.ttir"),
+         "--target=sm_90a", f"--num-warps={num_warps}", "--stop-after=llir",
+         "--no-cache", "-o", os.devnull],
+        capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, (
+        "the kernel does not compile on the SIMT path for sm_90a:\n" +
+        proc.stderr[-3000:])
 
 # numpy dtype -> case.json dtype. bf16 and float8 have no numpy dtype; pass
 # their bit patterns (uint16 / uint8) with an explicit `dtype=`.
@@ -135,11 +163,14 @@ def run_case(tmp_path, name, ttir, args, grid=(1, 1, 1), flags=(), **kw):
 
 
 def check(tmp_path, name, ttir, args, grid=(1, 1, 1), flags=(), **kw):
-    """Runs the case and asserts that tpx-run prints `PASS <name>`."""
+    """Runs the case and asserts that tpx-run prints `PASS <name>` (and, on
+    the CPU, that the SIMT code generator covers the kernel)."""
     result = run_case(tmp_path, name, ttir, args, grid, flags, **kw)
     assert result.verdict == f"PASS {name}", result.verdict + "\n" + \
         result.stderr[-3000:]
     assert result.returncode == 0
+    if SIMT_CHECK and not CURRENT_TEST_IS_CPU_ONLY:
+        check_simt_covers(os.path.join(str(tmp_path), name))
     return result
 
 
