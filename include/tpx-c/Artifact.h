@@ -1,4 +1,5 @@
-/*===- tpx-c/Artifact.h - Compile to a launchable kernel, launch it -*- C -*-===*\
+/*===- tpx-c/Artifact.h - Compile to a launchable kernel, launch it -*- C
+-*-===*\
 |*                                                                            *|
 |* tpxCompileKernel runs the whole pipeline of a target on TTIR text, through *|
 |* the on-disk compile cache, and returns an artifact: the binary plus its    *|

@@ -70,8 +70,9 @@ static cl::opt<std::string> writeOutputs(
     cl::desc("After the launch, write every buffer argument N to "
              "DIR/argN.out.bin (raw, like the case's input files)"),
     cl::value_desc("dir"), cl::cat(category));
-static cl::opt<bool> verbose("verbose", cl::desc("Timings and the pipeline that ran, on stderr"),
-                             cl::cat(category));
+static cl::opt<bool>
+    verbose("verbose", cl::desc("Timings and the pipeline that ran, on stderr"),
+            cl::cat(category));
 static cl::opt<std::string> targetPipeline(
     "target-pipeline",
     cl::desc("Run this named pipeline of the target (cuda: simt, or "

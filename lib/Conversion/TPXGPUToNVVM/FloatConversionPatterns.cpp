@@ -112,13 +112,13 @@ static Value convertFloat(OpBuilder &b, Location loc, Value value, Type src,
 }
 
 /// Two fp8 elements (their i8 bits) as f16, with one cvt of the pair.
-static std::pair<Value, Value> fp8PairToF16(OpBuilder &b, Location loc,
-                                            Value first, Value second,
-                                            Type fp8) {
+static std::pair<Value, Value>
+fp8PairToF16(OpBuilder &b, Location loc, Value first, Value second, Type fp8) {
   // As a two-byte vector: LLVM folds it into one 16-bit extract of the
   // loaded word when the bytes are neighbours there.
   Type i16 = b.getI16Type();
-  Value bytes = LLVM::UndefOp::create(b, loc, VectorType::get({2}, b.getI8Type()));
+  Value bytes =
+      LLVM::UndefOp::create(b, loc, VectorType::get({2}, b.getI8Type()));
   bytes = LLVM::InsertElementOp::create(b, loc, bytes, first,
                                         i32Constant(b, loc, 0));
   bytes = LLVM::InsertElementOp::create(b, loc, bytes, second,
@@ -155,12 +155,11 @@ static std::pair<Value, Value> pairToFp8(OpBuilder &b, Location loc,
     };
     Value packed = LLVM::OrOp::create(
         b, loc, bits(first),
-        LLVM::ShlOp::create(b, loc, bits(second),
-                            LLVM::ConstantOp::create(b, loc, i32,
-                                                     b.getI32IntegerAttr(16))));
+        LLVM::ShlOp::create(
+            b, loc, bits(second),
+            LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(16))));
     pair = inlinePtx(b, loc, b.getI16Type(), ValueRange{packed},
-                     name + ".f16x2 $0, $1;",
-                     "=h,r", /*sideEffects=*/false);
+                     name + ".f16x2 $0, $1;", "=h,r", /*sideEffects=*/false);
   } else {
     // The first source goes to the upper byte, the second to the lower.
     pair = inlinePtx(b, loc, b.getI16Type(), ValueRange{second, first},
@@ -197,10 +196,10 @@ static LogicalResult convertFp8InPairs(tt::FpToFpOp op, Value source,
   for (unsigned r = 0; r + 1 < values.size(); r += 2) {
     if (decode) {
       auto [x, y] = fp8PairToF16(rewriter, loc, values[r], values[r + 1], src);
-      results.push_back(convertFloat(rewriter, loc, x, rewriter.getF16Type(),
-                                     dst, false));
-      results.push_back(convertFloat(rewriter, loc, y, rewriter.getF16Type(),
-                                     dst, false));
+      results.push_back(
+          convertFloat(rewriter, loc, x, rewriter.getF16Type(), dst, false));
+      results.push_back(
+          convertFloat(rewriter, loc, y, rewriter.getF16Type(), dst, false));
     } else {
       auto [x, y] = pairToFp8(rewriter, loc, values[r], values[r + 1], dst);
       results.push_back(x);

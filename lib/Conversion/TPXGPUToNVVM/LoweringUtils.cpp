@@ -458,21 +458,26 @@ static Value getPaddedOffset(OpBuilder &b, Location loc,
   return index;
 }
 
-namespace {
-/// A tensor staged in the conversion buffer: row-major, rows padded.
-struct SharedTile {
-  Value base;
-  Type storage;
-  unsigned bytes;
-  int64_t rowPad;
-  ArrayRef<int64_t> shape;
+Value SharedTile::address(OpBuilder &b, Location loc, Value index) const {
+  return LLVM::GEPOp::create(b, loc, base.getType(), storage, base,
+                             ArrayRef<LLVM::GEPArg>{index});
+}
 
-  Value address(OpBuilder &b, Location loc, Value index) const {
-    return LLVM::GEPOp::create(b, loc, base.getType(), storage, base,
-                               ArrayRef<LLVM::GEPArg>{index});
-  }
-};
-} // namespace
+SharedTile gpu_lowering::getSharedTile(OpBuilder &b, Location loc,
+                                       Operation *op, Type storage,
+                                       ArrayRef<int64_t> shape,
+                                       int64_t rowPad) {
+  SharedTile tile;
+  tile.storage = storage;
+  tile.bytes = getSharedElementBytes(storage);
+  tile.shape.assign(shape.begin(), shape.end());
+  tile.rowPad = rowPad;
+  int64_t elements = 1;
+  for (auto [d, size] : llvm::enumerate(shape))
+    elements *= size + (d + 1 == shape.size() ? rowPad : 0);
+  tile.base = getSharedMemoryBase(b, loc, op, elements * tile.bytes);
+  return tile;
+}
 
 /// The padding (elements) added to each row of a staged tensor.
 static int64_t getRowPad(ArrayRef<int64_t> shape, unsigned bytes) {
@@ -486,15 +491,10 @@ static int64_t getRowPad(ArrayRef<int64_t> shape, unsigned bytes) {
 static SharedTile storeToShared(OpBuilder &b, Location loc, Operation *user,
                                 ValueRange values, const LinearLayout &from,
                                 Type type, const ThreadIds &ids) {
-  SharedTile tile;
-  tile.storage = getSharedStorageType(b, type);
-  tile.bytes = getSharedElementBytes(tile.storage);
-  tile.shape = from.getShape();
-  tile.rowPad = getRowPad(tile.shape, tile.bytes);
-  int64_t elements = 1;
-  for (auto [d, size] : llvm::enumerate(tile.shape))
-    elements *= size + (d + 1 == tile.shape.size() ? tile.rowPad : 0);
-  tile.base = getSharedMemoryBase(b, loc, user, elements * tile.bytes);
+  Type storage = getSharedStorageType(b, type);
+  SharedTile tile =
+      getSharedTile(b, loc, user, storage, from.getShape(),
+                    getRowPad(from.getShape(), getSharedElementBytes(storage)));
 
   emitBarrier(b, loc);
   unsigned width = getVectorWidth(from, tile.bytes);

@@ -162,6 +162,25 @@ mlir::Value toSharedStorage(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value fromSharedStorage(mlir::OpBuilder &b, mlir::Location loc,
                               mlir::Value value, mlir::Type type);
 
+/// A tensor staged in an op's scratch in shared memory: row-major, each row
+/// (the last dimension) padded by `rowPad` elements of `storage`.
+struct SharedTile {
+  mlir::Value base;
+  mlir::Type storage;
+  unsigned bytes = 0;
+  llvm::SmallVector<int64_t> shape;
+  int64_t rowPad = 0;
+
+  /// The element `index` elements past the base.
+  mlir::Value address(mlir::OpBuilder &b, mlir::Location loc,
+                      mlir::Value index) const;
+};
+/// The tile of `shape` elements of `storage` (getSharedStorageType) at the
+/// start of `op`'s scratch, rows padded by `rowPad`.
+SharedTile getSharedTile(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Operation *op, mlir::Type storage,
+                         llvm::ArrayRef<int64_t> shape, int64_t rowPad = 0);
+
 /// Moves a tensor between layouts through shared memory: every register of
 /// `values` (in `from`) is stored at the row-major index of
 /// `fromToStorage(coordinate)` within `storageShape`, and every register of

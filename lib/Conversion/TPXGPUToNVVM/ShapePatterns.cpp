@@ -233,8 +233,7 @@ struct ReshapeLowering : public OpConversionPattern<tt::ReshapeOp> {
     // lanes or warps of one layout).
     if (std::optional<SmallVector<unsigned>> map =
             ops->from.getRegisterMapFrom(ops->to, [&](ArrayRef<int64_t> c) {
-              return tpxgpu::getRowMajorCoordinate(c, resultShape,
-                                                   sourceShape);
+              return tpxgpu::getRowMajorCoordinate(c, resultShape, sourceShape);
             })) {
       SmallVector<Value> result;
       for (unsigned reg : *map)
@@ -333,5 +332,6 @@ void gpu_lowering::populateShapePatterns(TensorTypeConverter &converter,
                                          RewritePatternSet &patterns) {
   patterns.add<BarrierLowering, ConvertLayoutLowering, ExpandDimsLowering,
                BroadcastLowering, TransLowering, ReshapeLowering, JoinLowering,
-               SplitLowering, UnsplatLowering>(converter, patterns.getContext());
+               SplitLowering, UnsplatLowering>(converter,
+                                               patterns.getContext());
 }

@@ -13,7 +13,6 @@
 
 #include "tpx/Dialect/TT/IR/TTOps.h"
 
-
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -21,36 +20,13 @@ using namespace mlir;
 using namespace tpx;
 using namespace tpx::gpu_lowering;
 
-namespace {
-
-/// A row-major tile of `shape` elements at the start of an op's scratch.
-struct ScratchTile {
-  Value base;
-  Type storage;
-  unsigned bytes;
-  SmallVector<int64_t> shape;
-
-  Value address(OpBuilder &b, Location loc, Value index) const {
-    return LLVM::GEPOp::create(b, loc, base.getType(), storage, base,
-                               ArrayRef<LLVM::GEPArg>{index});
-  }
-};
-
-} // namespace
-
-/// The tile of `shape` elements of `elementType` (a tensor element type) in
-/// `op`'s scratch.
-static ScratchTile getScratchTile(OpBuilder &b, Location loc, Operation *op,
-                                  Type elementType, ArrayRef<int64_t> shape) {
-  ScratchTile tile;
-  tile.storage = getSharedStorageType(b, convertElementType(elementType));
-  tile.bytes = getSharedElementBytes(tile.storage);
-  tile.shape.assign(shape.begin(), shape.end());
-  int64_t elements = 1;
-  for (int64_t size : shape)
-    elements *= size;
-  tile.base = getSharedMemoryBase(b, loc, op, elements * tile.bytes);
-  return tile;
+/// The unpadded tile of `shape` elements of `elementType` (a tensor element
+/// type) in `op`'s scratch.
+static SharedTile getScratchTile(OpBuilder &b, Location loc, Operation *op,
+                                 Type elementType, ArrayRef<int64_t> shape) {
+  return getSharedTile(b, loc, op,
+                       getSharedStorageType(b, convertElementType(elementType)),
+                       shape);
 }
 
 /// How many consecutive registers of `layout` one access moves: a run along
@@ -68,7 +44,7 @@ static SmallVector<Value> sameCoordinate(ArrayRef<Value> c) {
 
 /// Writes the canonical registers of `values` (in `layout`) to the tile at
 /// `toTile(coordinate)`; replicas would write the same values.
-static void storeRegisters(OpBuilder &b, Location loc, const ScratchTile &tile,
+static void storeRegisters(OpBuilder &b, Location loc, const SharedTile &tile,
                            ValueRange values, const LinearLayout &layout,
                            const ThreadIds &ids, CoordinateMap toTile) {
   unsigned width = getAccessWidth(layout, tile.bytes);
@@ -100,7 +76,7 @@ static void storeRegisters(OpBuilder &b, Location loc, const ScratchTile &tile,
 /// the tile at `toTile(coordinate)`; replicated registers repeat the first
 /// copy.
 static SmallVector<Value> loadRegisters(OpBuilder &b, Location loc,
-                                        const ScratchTile &tile,
+                                        const SharedTile &tile,
                                         const LinearLayout &layout, Type type,
                                         const ThreadIds &ids,
                                         CoordinateMap toTile) {
@@ -179,7 +155,7 @@ struct CatLowering : public OpConversionPattern<tt::CatOp> {
       return failure();
 
     Location loc = op.getLoc();
-    ScratchTile tile = getScratchTile(
+    SharedTile tile = getScratchTile(
         rewriter, loc, op, resultType.getElementType(), resultType.getShape());
     ThreadIds ids = getThreadIds(rewriter, loc);
     // Earlier readers of the scratch must be done before it is overwritten.
@@ -233,7 +209,7 @@ struct GatherLowering : public OpConversionPattern<tt::GatherOp> {
              << axis << ", got " << srcType;
 
     Location loc = op.getLoc();
-    ScratchTile tile = getScratchTile(
+    SharedTile tile = getScratchTile(
         rewriter, loc, op, srcType.getElementType(), srcType.getShape());
     ThreadIds ids = getThreadIds(rewriter, loc);
     emitBarrier(rewriter, loc);
@@ -313,7 +289,7 @@ struct HistogramLowering : public OpConversionPattern<tt::HistogramOp> {
     }
 
     Location loc = op.getLoc();
-    ScratchTile tile = getScratchTile(rewriter, loc, op, countType, {bins});
+    SharedTile tile = getScratchTile(rewriter, loc, op, countType, {bins});
     ThreadIds ids = getThreadIds(rewriter, loc);
     emitBarrier(rewriter, loc);
     // Replicas of a bin write the same zero: no owner test needed.
@@ -413,8 +389,8 @@ struct HistogramLowering : public OpConversionPattern<tt::HistogramOp> {
     }
     // Each lane adds its bins' warp totals (lanes past the bins own none).
     unsigned countBits = countType.getIntOrFloatBitWidth();
-    Value ownsBin = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult,
-                                         ids.lane, c32(bins));
+    Value ownsBin = LLVM::ICmpOp::create(
+        rewriter, loc, LLVM::ICmpPredicate::ult, ids.lane, c32(bins));
     for (int64_t j = 0; j < ownedBins; ++j) {
       Value bin = LLVM::AddOp::create(rewriter, loc, ids.lane, c32(32 * j));
       Value count = counts[j];
@@ -422,12 +398,12 @@ struct HistogramLowering : public OpConversionPattern<tt::HistogramOp> {
         count = LLVM::ZExtOp::create(rewriter, loc, countType, count);
       Value nonZero = LLVM::ICmpOp::create(
           rewriter, loc, LLVM::ICmpPredicate::ne, counts[j], c32(0));
-      inlinePtx(rewriter, loc, Type(),
-                {tile.address(rewriter, loc, bin), count,
-                 LLVM::AndOp::create(rewriter, loc, ownsBin, nonZero)},
-                llvm::formatv("@$2 red.shared.add.u{0} [ $0 ], $1;", countBits)
-                    .str(),
-                countBits == 64 ? "r,l,b" : "r,r,b", /*sideEffects=*/true);
+      inlinePtx(
+          rewriter, loc, Type(),
+          {tile.address(rewriter, loc, bin), count,
+           LLVM::AndOp::create(rewriter, loc, ownsBin, nonZero)},
+          llvm::formatv("@$2 red.shared.add.u{0} [ $0 ], $1;", countBits).str(),
+          countBits == 64 ? "r,l,b" : "r,r,b", /*sideEffects=*/true);
     }
     emitBarrier(rewriter, loc);
 

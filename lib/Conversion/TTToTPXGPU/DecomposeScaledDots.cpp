@@ -144,7 +144,8 @@ Value ScaledDotBuilder::convert(Value value, Type element) {
                : arith::ExtFOp::create(b, loc, typeLike(value, element), value);
   }
   if (!from.isF32())
-    value = arith::ExtFOp::create(b, loc, typeLike(value, b.getF32Type()), value);
+    value =
+        arith::ExtFOp::create(b, loc, typeLike(value, b.getF32Type()), value);
   return arith::TruncFOp::create(b, loc, typeLike(value, element), value);
 }
 
@@ -255,8 +256,8 @@ FailureOr<Value> ScaledDotBuilder::build() {
   auto scaled = [&](Value operand, Value scale, bool isLhs) -> Value {
     if (!scale)
       return operand;
-    Value product = arith::MulFOp::create(b, loc, operand,
-                                          scaleFactors(scale, isLhs, k));
+    Value product =
+        arith::MulFOp::create(b, loc, operand, scaleFactors(scale, isLhs, k));
     return convert(product, compute);
   };
   a = scaled(a, op.getAScale(), true);

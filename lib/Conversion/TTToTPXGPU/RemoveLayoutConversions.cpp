@@ -102,7 +102,8 @@ static Attribute getReshapeSourceLayout(Attribute layout,
   unsigned need = static_cast<unsigned>(from[d + 1]);
   SmallVector<unsigned> sizePerThread =
       insertSplit(blocked.getSizePerThread(), need);
-  SmallVector<unsigned> threads = insertSplit(blocked.getThreadsPerWarp(), need);
+  SmallVector<unsigned> threads =
+      insertSplit(blocked.getThreadsPerWarp(), need);
   SmallVector<unsigned> warps = insertSplit(blocked.getWarpsPerCTA(), need);
   SmallVector<unsigned> order;
   for (unsigned dim : blocked.getOrder()) {
@@ -128,7 +129,8 @@ static Attribute getReshapeSourceLayout(Attribute layout,
 /// The blocked layout of a tt.trans's source that gives every thread the
 /// elements `layout` gives it in the result (result dimension i is source
 /// dimension order[i]): the same parameters, permuted.
-static Attribute getTransSourceLayout(Attribute layout, ArrayRef<int32_t> perm) {
+static Attribute getTransSourceLayout(Attribute layout,
+                                      ArrayRef<int32_t> perm) {
   auto blocked = dyn_cast<BlockedEncodingAttr>(layout);
   if (!blocked)
     return {};

@@ -481,9 +481,8 @@ static bool isStretched(Value value, unsigned depth = 0) {
     if (!isa<RankedTensorType>(operand.getType()))
       continue;
     auto constant = operand.getDefiningOp<arith::ConstantOp>();
-    auto dense = constant
-                     ? dyn_cast<DenseElementsAttr>(constant.getValue())
-                     : DenseElementsAttr();
+    auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue())
+                          : DenseElementsAttr();
     if (dense && dense.isSplat())
       continue;
     if (!isStretched(operand, depth + 1))

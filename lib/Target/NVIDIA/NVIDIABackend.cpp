@@ -14,7 +14,8 @@
 // The ttir stage ends with the block-pointer and tensor-descriptor
 // lowerings because they change what the SIMT generator covers: the driver
 // runs ttir, asks findSIMTBlocker about the result and runs the rest of
-// simt, or reports the op it does not cover. Math becomes libdevice calls on both.
+// simt, or reports the op it does not cover. Math becomes libdevice calls on
+// both.
 //
 //===----------------------------------------------------------------------===//
 #include "tpx/Compiler/Artifact.h"

@@ -30,12 +30,10 @@ namespace tpxgpu {
 /// dimension, such as attention's K^T). A non-zero `maxVector` caps the
 /// elements a thread holds along it (atomics, issued one element at a
 /// time, spread over every thread instead of replicating).
-BlockedEncodingAttr
-getDefaultBlockedLayout(mlir::MLIRContext *context,
-                        llvm::ArrayRef<int64_t> shape, mlir::Type elementType,
-                        unsigned numWarps, unsigned threadsPerWarp,
-                        llvm::ArrayRef<unsigned> order = {},
-                        unsigned maxVector = 0);
+BlockedEncodingAttr getDefaultBlockedLayout(
+    mlir::MLIRContext *context, llvm::ArrayRef<int64_t> shape,
+    mlir::Type elementType, unsigned numWarps, unsigned threadsPerWarp,
+    llvm::ArrayRef<unsigned> order = {}, unsigned maxVector = 0);
 
 /// The MMA accumulator layout convert-tt-to-tpxgpu picks for an MxN dot
 /// result, or null when no MMA layout fits (the caller falls back to a

@@ -364,8 +364,8 @@ std::optional<LinearLayout> tpx::tpxgpu::toLinearLayout(Attribute layout,
                           : mmaV2ToLinear(mma, shape);
   }
   if (auto operand = dyn_cast<DotOperandEncodingAttr>(layout)) {
-    bool batched = shape.size() == 3 &&
-                   isa<BlockedEncodingAttr>(operand.getParent());
+    bool batched =
+        shape.size() == 3 && isa<BlockedEncodingAttr>(operand.getParent());
     if (shape.size() != 2 && !batched)
       return fail(error, "dot operands must be 2-D (or 3-D, of FMA dots) for "
                          "the code generator");
