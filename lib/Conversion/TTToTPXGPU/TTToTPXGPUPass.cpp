@@ -401,13 +401,17 @@ void LayoutAssigner::processMemoryAccess(Operation *op) {
     return;
   }
   SmallVector<unsigned> order = getCoalescedOrder(op->getOperand(0));
-  // Atomics run one element at a time in the element's owner: a tensor
-  // smaller than a vector per thread spreads over every thread rather than
-  // leaving threads replicas with nothing to do (256 bins on 128 threads:
-  // two atomics each, not four on 64 threads). Only when the old values
-  // are unused: used, they would be converted back for their users.
+  // A tensor smaller than a vector per thread spreads over every thread
+  // (at least one element each, as Triton's coalescing does) rather than
+  // leaving threads replicas of others. For loads after stores this is
+  // correctness, not only speed: a replica in another warp would load an
+  // element before its owner's store of it lands. Atomics, run one element
+  // at a time in its owner, get more threads to run them (256 bins on 128
+  // threads: two each, not four on 64) -- unless their old values are
+  // used, which would be converted back for their users.
   unsigned maxVector = 0;
-  if (isa<tt::AtomicRMWOp, tt::AtomicCASOp>(op) && op->use_empty())
+  auto atomic = isa<tt::AtomicRMWOp, tt::AtomicCASOp>(op);
+  if (!atomic || op->use_empty())
     maxVector = static_cast<unsigned>(std::max<int64_t>(
         1, pointers.getNumElements() / (int64_t(numWarps) * threadsPerWarp)));
   Attribute layout =

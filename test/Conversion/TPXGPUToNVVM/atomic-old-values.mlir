@@ -4,8 +4,9 @@
 // element (its replicas in other lanes and warps) loads it.
 // RUN: tpx-opt %s --convert-tt-to-tpxgpu=num-warps=4 --tpxgpu-lower-layout-conversions --tpxgpu-allocate-shared-memory --convert-tpxgpu-to-nvvm -mlir-print-debuginfo=false | FileCheck %s
 
-// 16 i32 elements: 64 bytes of scratch.
-// CHECK: "tpxgpu.shared-bytes" = 64 : i64
+// 16 i32 elements: 64 bytes of scratch, and 64 more to convert the old
+// values to the store's layout (one element a thread: stores spread).
+// CHECK: "tpxgpu.shared-bytes" = 128 : i64
 // CHECK-LABEL: llvm.func @small_used
 // CHECK: atom.acq_rel.gpu.global.exch.b32
 // CHECK: nvvm.barrier0

@@ -4,7 +4,9 @@
 // packed_element > 1, types narrower than 32 bits share 32-bit registers
 // (vector<4xi8>, vector<2xf16>); wider ones take one operand per element.
 // tt.map_elementwise: the scalar region inlined once per pack.
-// RUN: tpx-opt %s -split-input-file --convert-tt-to-tpxgpu=num-warps=4 --tpxgpu-lower-layout-conversions --tpxgpu-allocate-shared-memory --convert-tpxgpu-to-nvvm -mlir-print-debuginfo=false | FileCheck %s
+// One warp: the loads' layouts then give each thread the registers the
+// checks count (a tensor smaller than a vector per thread spreads).
+// RUN: tpx-opt %s -split-input-file --convert-tt-to-tpxgpu=num-warps=1 --tpxgpu-lower-layout-conversions --tpxgpu-allocate-shared-memory --convert-tpxgpu-to-nvvm -mlir-print-debuginfo=false | FileCheck %s
 
 // CHECK-LABEL: llvm.func @two_results
 // Four registers a thread: four asm statements, each with both results.
@@ -56,17 +58,16 @@ tt.func public @bytes(%p: !tt.ptr<i8>) {
 // CHECK: %[[R:.*]] = llvm.inline_asm "cvt.rn.f16x2.f32 $0, $2, $1;", "=r,r,r" %{{[0-9]+}}, %{{[0-9]+}} : (f32, f32) -> vector<2xf16>
 // CHECK: llvm.extractelement %[[R]][%{{.*}} : i32] : vector<2xf16>
 // CHECK: llvm.extractelement %[[R]][%{{.*}} : i32] : vector<2xf16>
-// CHECK: llvm.inline_asm "cvt.rn.f16x2.f32
 // CHECK-NOT: llvm.inline_asm "cvt.rn.f16x2.f32
 tt.func public @to_half(%p: !tt.ptr<f32>, %q: !tt.ptr<f16>) {
-  %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
-  %x_s = tt.splat %p : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>>
-  %x_p = tt.addptr %x_s, %r : tensor<256x!tt.ptr<f32>>, tensor<256xi32>
-  %x = tt.load %x_p : tensor<256x!tt.ptr<f32>>
-  %y = tt.elementwise_inline_asm "cvt.rn.f16x2.f32 $0, $2, $1;" {constraints = "=r,r,r", packed_element = 2 : i32, pure = true} %x : tensor<256xf32> -> tensor<256xf16>
-  %st0_s = tt.splat %q : !tt.ptr<f16> -> tensor<256x!tt.ptr<f16>>
-  %st0_p = tt.addptr %st0_s, %r : tensor<256x!tt.ptr<f16>>, tensor<256xi32>
-  tt.store %st0_p, %y : tensor<256x!tt.ptr<f16>>
+  %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %x_s = tt.splat %p : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %x_p = tt.addptr %x_s, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %x = tt.load %x_p : tensor<64x!tt.ptr<f32>>
+  %y = tt.elementwise_inline_asm "cvt.rn.f16x2.f32 $0, $2, $1;" {constraints = "=r,r,r", packed_element = 2 : i32, pure = true} %x : tensor<64xf32> -> tensor<64xf16>
+  %st0_s = tt.splat %q : !tt.ptr<f16> -> tensor<64x!tt.ptr<f16>>
+  %st0_p = tt.addptr %st0_s, %r : tensor<64x!tt.ptr<f16>>, tensor<64xi32>
+  tt.store %st0_p, %y : tensor<64x!tt.ptr<f16>>
   tt.return
 }
 
@@ -85,12 +86,12 @@ tt.func public @to_half(%p: !tt.ptr<f32>, %q: !tt.ptr<f16>) {
 // CHECK: llvm.insertvalue %[[R1]], %{{.*}}[1] : !llvm.struct<(i64, i64)>
 // CHECK-NOT: llvm.inline_asm "mov.b64
 tt.func public @padded(%p: !tt.ptr<i64>) {
-  %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
-  %x_s = tt.splat %p : !tt.ptr<i64> -> tensor<128x!tt.ptr<i64>>
-  %x_p = tt.addptr %x_s, %r : tensor<128x!tt.ptr<i64>>, tensor<128xi32>
-  %x = tt.load %x_p : tensor<128x!tt.ptr<i64>>
-  %y = tt.elementwise_inline_asm "mov.b64 $0, $7; mov.b64 $1, $6; mov.b64 $2, $5; mov.b64 $3, $4;" {constraints = "=l,=l,=l,=l,l,l,l,l", packed_element = 4 : i32, pure = true} %x : tensor<128xi64> -> tensor<128xi64>
-  tt.store %x_p, %y : tensor<128x!tt.ptr<i64>>
+  %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %x_s = tt.splat %p : !tt.ptr<i64> -> tensor<64x!tt.ptr<i64>>
+  %x_p = tt.addptr %x_s, %r : tensor<64x!tt.ptr<i64>>, tensor<64xi32>
+  %x = tt.load %x_p : tensor<64x!tt.ptr<i64>>
+  %y = tt.elementwise_inline_asm "mov.b64 $0, $7; mov.b64 $1, $6; mov.b64 $2, $5; mov.b64 $3, $4;" {constraints = "=l,=l,=l,=l,l,l,l,l", packed_element = 4 : i32, pure = true} %x : tensor<64xi64> -> tensor<64xi64>
+  tt.store %x_p, %y : tensor<64x!tt.ptr<i64>>
   tt.return
 }
 

@@ -49,27 +49,27 @@ module {
 // W4: #[[I32:.*]] = #tpxgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // W4: #[[H:.*]] = #tpxgpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // W4-LABEL: tt.func public @copy
-// W4: %[[R:.*]] = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #[[I32]]>
-// W4: %[[M:.*]] = arith.cmpi slt, %[[R]], %{{.*}} : tensor<256xi32, #[[I32]]>
-// W4: %[[S:.*]] = tt.splat %{{.*}} : !tt.ptr<f16> -> tensor<256x!tt.ptr<f16>, #[[H]]>
-// W4: %[[RC:.*]] = tpxgpu.convert_layout %[[R]] : tensor<256xi32, #[[I32]]> -> tensor<256xi32, #[[H]]>
-// W4: %[[P:.*]] = tt.addptr %[[S]], %[[RC]] : tensor<256x!tt.ptr<f16>, #[[H]]>, tensor<256xi32, #[[H]]>
-// W4: %[[MC:.*]] = tpxgpu.convert_layout %[[M]] : tensor<256xi1, #[[I32]]> -> tensor<256xi1, #[[H]]>
-// W4: %[[V:.*]] = tt.load %[[P]], %[[MC]] : tensor<256x!tt.ptr<f16>, #[[H]]>
-// W4: %[[W:.*]] = arith.addf %[[V]], %[[V]] : tensor<256xf16, #[[H]]>
-// W4: tt.store %{{.*}}, %[[W]], %{{.*}} : tensor<256x!tt.ptr<f16>, #[[H]]>
+// W4: %[[R:.*]] = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #[[I32]]>
+// W4: %[[M:.*]] = arith.cmpi slt, %[[R]], %{{.*}} : tensor<1024xi32, #[[I32]]>
+// W4: %[[S:.*]] = tt.splat %{{.*}} : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>, #[[H]]>
+// W4: %[[RC:.*]] = tpxgpu.convert_layout %[[R]] : tensor<1024xi32, #[[I32]]> -> tensor<1024xi32, #[[H]]>
+// W4: %[[P:.*]] = tt.addptr %[[S]], %[[RC]] : tensor<1024x!tt.ptr<f16>, #[[H]]>, tensor<1024xi32, #[[H]]>
+// W4: %[[MC:.*]] = tpxgpu.convert_layout %[[M]] : tensor<1024xi1, #[[I32]]> -> tensor<1024xi1, #[[H]]>
+// W4: %[[V:.*]] = tt.load %[[P]], %[[MC]] : tensor<1024x!tt.ptr<f16>, #[[H]]>
+// W4: %[[W:.*]] = arith.addf %[[V]], %[[V]] : tensor<1024xf16, #[[H]]>
+// W4: tt.store %{{.*}}, %[[W]], %{{.*}} : tensor<1024x!tt.ptr<f16>, #[[H]]>
 module {
   tt.func public @copy(%src: !tt.ptr<f16>, %dst: !tt.ptr<f16>, %n: i32) {
-    %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
-    %ns = tt.splat %n : i32 -> tensor<256xi32>
-    %m = arith.cmpi slt, %r, %ns : tensor<256xi32>
-    %s = tt.splat %src : !tt.ptr<f16> -> tensor<256x!tt.ptr<f16>>
-    %p = tt.addptr %s, %r : tensor<256x!tt.ptr<f16>>, tensor<256xi32>
-    %v = tt.load %p, %m : tensor<256x!tt.ptr<f16>>
-    %w = arith.addf %v, %v : tensor<256xf16>
-    %d = tt.splat %dst : !tt.ptr<f16> -> tensor<256x!tt.ptr<f16>>
-    %q = tt.addptr %d, %r : tensor<256x!tt.ptr<f16>>, tensor<256xi32>
-    tt.store %q, %w, %m : tensor<256x!tt.ptr<f16>>
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+    %ns = tt.splat %n : i32 -> tensor<1024xi32>
+    %m = arith.cmpi slt, %r, %ns : tensor<1024xi32>
+    %s = tt.splat %src : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>>
+    %p = tt.addptr %s, %r : tensor<1024x!tt.ptr<f16>>, tensor<1024xi32>
+    %v = tt.load %p, %m : tensor<1024x!tt.ptr<f16>>
+    %w = arith.addf %v, %v : tensor<1024xf16>
+    %d = tt.splat %dst : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>>
+    %q = tt.addptr %d, %r : tensor<1024x!tt.ptr<f16>>, tensor<1024xi32>
+    tt.store %q, %w, %m : tensor<1024x!tt.ptr<f16>>
     tt.return
   }
 }

@@ -22,20 +22,20 @@
 // W16: module attributes {"tpxgpu.num-warps" = 16 : i32
 // CHECK-LABEL: tt.func public @ws
 // Before the op: the module's warps.
-// CHECK: %[[PRE:.*]] = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #[[OUT]]>
+// CHECK: %[[PRE:.*]] = tt.make_range {end = 2048 : i32, start = 0 : i32} : tensor<2048xi32, #[[OUT]]>
 // CHECK: tpxgpu.warp_specialize num_warps = [2, 1, 8] warp_starts = [0, 2, 8] num_regs = [0, 0, 0] {
 // Partition 0: two warps, the reduction's operand too.
-// CHECK-NEXT: tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #[[P0]]>
-// CHECK-NEXT: arith.sitofp %{{.*}} : tensor<512xi32, #[[P0]]> to tensor<512xf32, #[[P0]]>
-// CHECK: }) : (tensor<512xf32, #[[P0]]>) -> f32
+// CHECK-NEXT: tt.make_range {end = 2048 : i32, start = 0 : i32} : tensor<2048xi32, #[[P0]]>
+// CHECK-NEXT: arith.sitofp %{{.*}} : tensor<2048xi32, #[[P0]]> to tensor<2048xf32, #[[P0]]>
+// CHECK: }) : (tensor<2048xf32, #[[P0]]>) -> f32
 // CHECK: }, {
 // Partition 1: one warp, through the loop's iter_args and body.
-// CHECK-NEXT: tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #[[P1]]>
-// CHECK: scf.for {{.*}} -> (tensor<512xi32, #[[P1]]>)
-// CHECK-NEXT: tt.splat %{{.*}} : i32 -> tensor<512xi32, #[[P1]]>
-// CHECK-NEXT: arith.addi %{{.*}}, %{{.*}} : tensor<512xi32, #[[P1]]>
-// CHECK-NEXT: scf.yield %{{.*}} : tensor<512xi32, #[[P1]]>
-// CHECK: tt.store %{{.*}}, %{{.*}} : tensor<512x!tt.ptr<f32>, #[[P1]]>
+// CHECK-NEXT: tt.make_range {end = 2048 : i32, start = 0 : i32} : tensor<2048xi32, #[[P1]]>
+// CHECK: scf.for {{.*}} -> (tensor<2048xi32, #[[P1]]>)
+// CHECK-NEXT: tt.splat %{{.*}} : i32 -> tensor<2048xi32, #[[P1]]>
+// CHECK-NEXT: arith.addi %{{.*}}, %{{.*}} : tensor<2048xi32, #[[P1]]>
+// CHECK-NEXT: scf.yield %{{.*}} : tensor<2048xi32, #[[P1]]>
+// CHECK: tt.store %{{.*}}, %{{.*}} : tensor<2048x!tt.ptr<f32>, #[[P1]]>
 // CHECK-NEXT: }, {
 // Partition 2: eight warps (more than the module's 4), its dot's mma too.
 // CHECK-NEXT: tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #[[P2]]>
@@ -45,37 +45,37 @@
 // CHECK: tt.store %{{.*}}, %{{.*}} : tensor<64x64x!tt.ptr<f32>, #[[P2_2D]]>
 // CHECK-NEXT: }
 // After the op: the module's warps again.
-// CHECK-NEXT: %[[POST:.*]] = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #[[OUT]]>
-// CHECK-NEXT: arith.addi %[[PRE]], %[[POST]] : tensor<512xi32, #[[OUT]]>
-// CHECK: tt.store %{{.*}}, %{{.*}} : tensor<512x!tt.ptr<f32>, #[[OUT]]>
+// CHECK-NEXT: %[[POST:.*]] = tt.make_range {end = 2048 : i32, start = 0 : i32} : tensor<2048xi32, #[[OUT]]>
+// CHECK-NEXT: arith.addi %[[PRE]], %[[POST]] : tensor<2048xi32, #[[OUT]]>
+// CHECK: tt.store %{{.*}}, %{{.*}} : tensor<2048x!tt.ptr<f32>, #[[OUT]]>
 // CHECK-NEXT: tt.return
 module {
   tt.func public @ws(%out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) {
     %c1 = arith.constant 1 : i32
-    %pre = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
+    %pre = tt.make_range {end = 2048 : i32, start = 0 : i32} : tensor<2048xi32>
     %m = arith.addi %n, %c1 : i32
     tpxgpu.warp_specialize num_warps = [2, 1, 8] warp_starts = [0, 2, 8] num_regs = [0, 0, 0] {
-      %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
-      %f = arith.sitofp %r : tensor<512xi32> to tensor<512xf32>
+      %r = tt.make_range {end = 2048 : i32, start = 0 : i32} : tensor<2048xi32>
+      %f = arith.sitofp %r : tensor<2048xi32> to tensor<2048xf32>
       %s = "tt.reduce"(%f) ({
       ^bb0(%x: f32, %y: f32):
         %c = arith.addf %x, %y : f32
         tt.reduce.return %c : f32
-      }) {axis = 0 : i32} : (tensor<512xf32>) -> f32
+      }) {axis = 0 : i32} : (tensor<2048xf32>) -> f32
       tt.store %out, %s : !tt.ptr<f32>
       tpxgpu.warp_yield
     }, {
-      %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
+      %r = tt.make_range {end = 2048 : i32, start = 0 : i32} : tensor<2048xi32>
       %c0 = arith.constant 0 : i32
-      %v = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %r) -> (tensor<512xi32>) : i32 {
-        %mm = tt.splat %m : i32 -> tensor<512xi32>
-        %x = arith.addi %acc, %mm : tensor<512xi32>
-        scf.yield %x : tensor<512xi32>
+      %v = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %r) -> (tensor<2048xi32>) : i32 {
+        %mm = tt.splat %m : i32 -> tensor<2048xi32>
+        %x = arith.addi %acc, %mm : tensor<2048xi32>
+        scf.yield %x : tensor<2048xi32>
       }
-      %f = arith.sitofp %v : tensor<512xi32> to tensor<512xf32>
-      %p = tt.splat %out : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>>
-      %q = tt.addptr %p, %r : tensor<512x!tt.ptr<f32>>, tensor<512xi32>
-      tt.store %q, %f : tensor<512x!tt.ptr<f32>>
+      %f = arith.sitofp %v : tensor<2048xi32> to tensor<2048xf32>
+      %p = tt.splat %out : !tt.ptr<f32> -> tensor<2048x!tt.ptr<f32>>
+      %q = tt.addptr %p, %r : tensor<2048x!tt.ptr<f32>>, tensor<2048xi32>
+      tt.store %q, %f : tensor<2048x!tt.ptr<f32>>
       tpxgpu.warp_yield
     }, {
       %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
@@ -94,12 +94,12 @@ module {
       tt.store %qo, %d : tensor<64x64x!tt.ptr<f32>>
       tpxgpu.warp_yield
     }
-    %post = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
-    %sum = arith.addi %pre, %post : tensor<512xi32>
-    %fs = arith.sitofp %sum : tensor<512xi32> to tensor<512xf32>
-    %ps = tt.splat %out : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>>
-    %qs = tt.addptr %ps, %sum : tensor<512x!tt.ptr<f32>>, tensor<512xi32>
-    tt.store %qs, %fs : tensor<512x!tt.ptr<f32>>
+    %post = tt.make_range {end = 2048 : i32, start = 0 : i32} : tensor<2048xi32>
+    %sum = arith.addi %pre, %post : tensor<2048xi32>
+    %fs = arith.sitofp %sum : tensor<2048xi32> to tensor<2048xf32>
+    %ps = tt.splat %out : !tt.ptr<f32> -> tensor<2048x!tt.ptr<f32>>
+    %qs = tt.addptr %ps, %sum : tensor<2048x!tt.ptr<f32>>, tensor<2048xi32>
+    tt.store %qs, %fs : tensor<2048x!tt.ptr<f32>>
     tt.return
   }
 }
