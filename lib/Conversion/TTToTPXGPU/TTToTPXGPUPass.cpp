@@ -496,6 +496,25 @@ static bool isStretched(Value value, unsigned depth = 0) {
   return stretched;
 }
 
+/// Where an elementwise op whose operands disagree meets: the plain layout
+/// of its first operand that is not a broadcast when another is one, else
+/// `fallback`. (Walked only on disagreement: isStretched looks back through
+/// the operands' producers.)
+static Attribute getMeetingLayout(Operation *op, Attribute fallback) {
+  Attribute unstretched;
+  bool anyStretched = false;
+  for (Value operand : op->getOperands()) {
+    auto tensor = dyn_cast<RankedTensorType>(operand.getType());
+    if (!tensor)
+      continue;
+    if (isStretched(operand))
+      anyStretched = true;
+    else if (!unstretched && isPlainLayout(tensor.getEncoding()))
+      unstretched = tensor.getEncoding();
+  }
+  return anyStretched && unstretched ? unstretched : fallback;
+}
+
 void LayoutAssigner::processElementwise(Operation *op) {
   // Take the operands' layout when they agree on a plain one, so chains of
   // elementwise ops need no conversions. Otherwise meet in the plain layout
@@ -504,8 +523,7 @@ void LayoutAssigner::processElementwise(Operation *op) {
   // failing that in the default layout of the first tensor operand.
   Attribute common;
   RankedTensorType first;
-  Attribute unstretched;
-  bool agree = true, anyStretched = false;
+  bool agree = true;
   for (Value operand : op->getOperands()) {
     auto tensor = dyn_cast<RankedTensorType>(operand.getType());
     if (!tensor)
@@ -516,19 +534,15 @@ void LayoutAssigner::processElementwise(Operation *op) {
     } else if (tensor.getEncoding() != common) {
       agree = false;
     }
-    if (isStretched(operand))
-      anyStretched = true;
-    else if (!unstretched && isPlainLayout(tensor.getEncoding()))
-      unstretched = tensor.getEncoding();
   }
   if (!first) {
     // Only results are tensors (splat, constants built by other ops).
     setDefaultResults(op);
     return;
   }
-  Attribute layout = agree && isPlainLayout(common) ? common
-                     : anyStretched && unstretched  ? unstretched
-                                                    : getDefaultLayout(first);
+  Attribute layout = agree && isPlainLayout(common)
+                         ? common
+                         : getMeetingLayout(op, getDefaultLayout(first));
   for (OpOperand &operand : op->getOpOperands())
     if (isa<RankedTensorType>(operand.get().getType()))
       convertOperand(op, operand.getOperandNumber(), layout);
