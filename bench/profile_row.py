@@ -23,6 +23,9 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tpx-bin", required=True)
     parser.add_argument("row", help="text the row's name contains")
+    parser.add_argument("--dump", metavar="DIR",
+                        help="write Triton's ttgir and ptx and tpx's cubin "
+                        "metadata into DIR, to compare the two schedules")
     opts = parser.parse_args()
     entries = [e for e in bench.all_benchmarks(False) if opts.row in e[0]]
     if not entries:
@@ -42,6 +45,13 @@ def main():
     metadata, _ = bench.tpx_compile(opts.tpx_bin, src, cubin,
                                     spec["num_warps"], spec["num_stages"],
                                     tempfile.mkdtemp(prefix="tpx-cache-"))
+    if opts.dump:
+        os.makedirs(opts.dump, exist_ok=True)
+        for stage in ("ttir", "ttgir", "ptx"):
+            with open(os.path.join(opts.dump, "triton." + stage), "w") as f:
+                f.write(compiled.asm[stage])
+        with open(os.path.join(opts.dump, "tpx.json"), "w") as f:
+            f.write(repr(metadata))
     kernel = bench.TpxKernel(cubin, metadata,
                              bench._kernel_arg_names(spec["kernel"]))
     kernel(spec["grid"], *spec["args"])

@@ -99,10 +99,6 @@ def test_tensor_methods():
                                rtol=2e-6)
 
 
-@pytest.mark.xfail(h.TARGET == "cuda", strict=True, reason=(
-    "NVIDIA backend: tt.precise_sqrt/precise_divf reach libdevice's "
-    "__nv_sqrtf/__nv_fdividef paths, which are approximate without "
-    "__CUDA_PREC_SQRT/DIV; they should call __nv_fsqrt_rn/__nv_fdiv_rn"))
 def test_sqrt_rn_and_div_rn_are_correctly_rounded():
     x = _inputs(np.float32, 0.001, 1000.0)
     y = _inputs(np.float32, 0.001, 1000.0, seed=1)
@@ -534,6 +530,7 @@ def asm_pack_kernel(x_ptr, out_ptr, N: tl.constexpr):
         "mov $1, $0", "=r,r", [x], dtype=tl.int8, is_pure=True, pack=4))
 
 
+@h.cpu_only("the CPU target's refusal; sm_90a runs packed asm")
 def test_inline_asm_pack_is_refused_on_the_cpu():
     x = np.arange(N, dtype=np.int8)
     with pytest.raises(tpx.TpxError, match="only 1"):

@@ -6,7 +6,8 @@
 // instructions, one element per instruction:
 //
 //   e4m3/e5m2 -> f16   cvt.rn.f16x2.{e4m3,e5m2}x2 (exact), then on to
-//                      f32 or bf16 (exact as well)
+//                      f32 (fpext) or bf16 (sm_90's cvt.rn.bf16.f16), both
+//                      exact
 //   f16 -> e4m3/e5m2   cvt.rn.satfinite.{e4m3,e5m2}x2.f16x2
 //   f32 -> e4m3/e5m2   cvt.rn.satfinite.{e4m3,e5m2}x2.f32 (bf16 widens to
 //                      f32 first, exactly)
@@ -78,12 +79,25 @@ static Value truncTowardZero(OpBuilder &b, Location loc, Value value,
   return LLVM::BitcastOp::create(b, loc, dst, bits);
 }
 
+/// An f16 decoded from fp8 as bf16: exact (fp8 has at most three mantissa
+/// bits and bf16 f16's range and more), so one sm_90 cvt instead of the
+/// round trip through f32.
+static Value fp8HalfToBF16(OpBuilder &b, Location loc, Value half) {
+  Value bits = LLVM::BitcastOp::create(b, loc, b.getI16Type(), half);
+  Value converted =
+      inlinePtx(b, loc, b.getI16Type(), bits, "cvt.rn.bf16.f16 $0, $1;", "=h,h",
+                /*sideEffects=*/false);
+  return LLVM::BitcastOp::create(b, loc, b.getBF16Type(), converted);
+}
+
 static Value convertFloat(OpBuilder &b, Location loc, Value value, Type src,
                           Type dst, bool towardZero) {
   if (src == dst)
     return value;
   if (isFp8(src)) {
     Value half = fp8ToF16(b, loc, value, src);
+    if (dst.isBF16())
+      return fp8HalfToBF16(b, loc, half);
     return dst.isF16() ? half
                        : convertFloat(b, loc, half, b.getF16Type(), dst, false);
   }
@@ -196,10 +210,11 @@ static LogicalResult convertFp8InPairs(tt::FpToFpOp op, Value source,
   for (unsigned r = 0; r + 1 < values.size(); r += 2) {
     if (decode) {
       auto [x, y] = fp8PairToF16(rewriter, loc, values[r], values[r + 1], src);
-      results.push_back(
-          convertFloat(rewriter, loc, x, rewriter.getF16Type(), dst, false));
-      results.push_back(
-          convertFloat(rewriter, loc, y, rewriter.getF16Type(), dst, false));
+      for (Value half : {x, y})
+        results.push_back(dst.isBF16() ? fp8HalfToBF16(rewriter, loc, half)
+                                       : convertFloat(rewriter, loc, half,
+                                                      rewriter.getF16Type(),
+                                                      dst, false));
     } else {
       auto [x, y] = pairToFp8(rewriter, loc, values[r], values[r + 1], dst);
       results.push_back(x);

@@ -12,8 +12,11 @@
 //   e4m3 / e5m2          tt.fp_to_fp to bf16 (exact)
 //   bf16 / fp16          as they are; fp16 meets bf16 (or a scale) as bf16
 // Scales broadcast along K by expand_dims / broadcast / reshape and
-// multiply in f32 (exact: a power of two, within f32's range, which is
-// bf16's), before one rounding to bf16.
+// multiply in bf16: a power of two times an exact bf16 value is exact but
+// for results below bf16's normal range, which mul.rn rounds once -- as
+// f32 arithmetic then truncation would (f32 and bf16 share their exponent
+// range) -- and sm_90 multiplies bf16 pairs in one instruction (measured:
+// 0.60x -> 0.74x Triton, bench/results/2026-12-02-h200-session12-*).
 // e8m0 0 and 255 decode as 0 and infinity, as on the CPU target.
 // fp6 formats (e2m3, e3m2) stay, for the one-thread path to report.
 //
@@ -71,7 +74,7 @@ private:
   Value unpackFp4(Value packed, unsigned packedDim);
   Value decodeFp4(Value nibbles);
   Value decode(Value operand, tt::ScaleDotElemType format, bool isLhs,
-               bool kPack, bool scaled);
+               bool kPack);
   Value convert(Value value, Type element);
   Value scaleFactors(Value scale, bool isLhs, int64_t k);
 
@@ -149,13 +152,10 @@ Value ScaledDotBuilder::convert(Value value, Type element) {
   return arith::TruncFOp::create(b, loc, typeLike(value, element), value);
 }
 
-/// `operand` in its logical (unpacked) shape, as `compute` floats, or as
-/// f32 when it is `scaled` (fp8 decodes straight to f32 and the scale
-/// multiplies there: one cvt to bf16 pairs afterwards instead of bf16
-/// arithmetic on unpacked halves).
+/// `operand` in its logical (unpacked) shape, as `compute` floats.
 Value ScaledDotBuilder::decode(Value operand, tt::ScaleDotElemType format,
-                               bool isLhs, bool kPack, bool scaled) {
-  Type target = scaled ? Type(b.getF32Type()) : compute;
+                               bool isLhs, bool kPack) {
+  Type target = compute;
   Type element = cast<RankedTensorType>(operand.getType()).getElementType();
   Value value;
   switch (format) {
@@ -171,9 +171,8 @@ Value ScaledDotBuilder::decode(Value operand, tt::ScaleDotElemType format,
     if (element != fp8)
       operand = tt::BitcastOp::create(b, loc, typeLike(operand, fp8), operand);
     // Every e4m3 / e5m2 value is exact in f32 and in bf16.
-    value = tt::FpToFpOp::create(
-        b, loc, typeLike(operand, scaled ? b.getF32Type() : b.getBF16Type()),
-        operand, tt::RoundingModeAttr());
+    value = tt::FpToFpOp::create(b, loc, typeLike(operand, b.getBF16Type()),
+                                 operand, tt::RoundingModeAttr());
     break;
   }
   default:
@@ -184,7 +183,7 @@ Value ScaledDotBuilder::decode(Value operand, tt::ScaleDotElemType format,
 }
 
 /// The e8m0 scales of an operand (rows M or N, K / 32 columns), one per
-/// element of the operand's logical shape: 2^(s - 127) as f32, whose
+/// element of the operand's logical shape: 2^(s - 127) as bf16, whose
 /// exponent field is the scale's byte.
 Value ScaledDotBuilder::scaleFactors(Value scale, bool isLhs, int64_t k) {
   auto type = cast<RankedTensorType>(scale.getType());
@@ -192,16 +191,16 @@ Value ScaledDotBuilder::scaleFactors(Value scale, bool isLhs, int64_t k) {
   if (type.getElementType() != i8)
     scale = tt::BitcastOp::create(b, loc, typeLike(scale, i8), scale);
   Value wide =
-      arith::ExtUIOp::create(b, loc, typeLike(scale, b.getI32Type()), scale);
-  Value bits = arith::ShLIOp::create(b, loc, wide, splat(wide, 23));
-  Type f32 = b.getF32Type();
-  Value factors = tt::BitcastOp::create(b, loc, typeLike(bits, f32), bits);
+      arith::ExtUIOp::create(b, loc, typeLike(scale, b.getI16Type()), scale);
+  Value bits = arith::ShLIOp::create(b, loc, wide, splat(wide, 7));
+  Type bf16 = b.getBF16Type();
+  Value factors = tt::BitcastOp::create(b, loc, typeLike(bits, bf16), bits);
   int64_t rows = type.getDimSize(0), groups = type.getDimSize(1);
   Value column = tt::ExpandDimsOp::create(
-      b, loc, RankedTensorType::get({rows, groups, 1}, f32), factors,
+      b, loc, RankedTensorType::get({rows, groups, 1}, bf16), factors,
       b.getI32IntegerAttr(2));
   Value spread = tt::BroadcastOp::create(
-      b, loc, RankedTensorType::get({rows, groups, k / groups}, f32), column);
+      b, loc, RankedTensorType::get({rows, groups, k / groups}, bf16), column);
   Value perElement = shape(spread, {rows, k});
   return isLhs ? perElement : transpose(perElement, {1, 0});
 }
@@ -246,13 +245,10 @@ FailureOr<Value> ScaledDotBuilder::build() {
                  op.getBElemType() == Format::FP16 && !op.getAScale() &&
                  !op.getBScale();
   compute = allFp16 ? Type(b.getF16Type()) : Type(b.getBF16Type());
-  Value a = decode(op.getA(), op.getAElemType(), true, op.getLhsKPack(),
-                   bool(op.getAScale()));
-  Value bv = decode(op.getB(), op.getBElemType(), false, op.getRhsKPack(),
-                    bool(op.getBScale()));
+  Value a = decode(op.getA(), op.getAElemType(), true, op.getLhsKPack());
+  Value bv = decode(op.getB(), op.getBElemType(), false, op.getRhsKPack());
   int64_t k = cast<RankedTensorType>(a.getType()).getDimSize(1);
-  // In f32, exactly (a power of two; f32's range is bf16's), then rounded
-  // to `compute` once.
+  // In bf16 (see the file comment).
   auto scaled = [&](Value operand, Value scale, bool isLhs) -> Value {
     if (!scale)
       return operand;

@@ -543,6 +543,26 @@ void LayoutAssigner::processElementwise(Operation *op) {
   Attribute layout = agree && isPlainLayout(common)
                          ? common
                          : getMeetingLayout(op, getDefaultLayout(first));
+  // Inline asm and map_elementwise with pack > 1 see a thread's consecutive
+  // registers together. Small tensors spread one element per thread
+  // (processMemoryAccess) would leave every pack padded; a layout of
+  // full vectors keeps neighbouring elements in one pack, as on the CPU.
+  unsigned pack = 1;
+  if (auto asmOp = dyn_cast<tt::ElementwiseInlineAsmOp>(op))
+    pack = asmOp.getPackedElement();
+  else if (auto map = dyn_cast<tt::MapElementwiseOp>(op))
+    pack = map.getPack();
+  if (pack > 1) {
+    SmallVector<unsigned> perThread =
+        getElemsPerThread(layout, first.getShape());
+    if (perThread.empty() || perThread.back() % pack != 0) {
+      auto vectors = getDefaultBlockedLayout(
+          context, first.getShape(), first.getElementType(), numWarps,
+          threadsPerWarp, /*fastest=*/{}, /*maxVector=*/0);
+      if (vectors.getSizePerThread().back() % pack == 0)
+        layout = vectors;
+    }
+  }
   for (OpOperand &operand : op->getOpOperands())
     if (isa<RankedTensorType>(operand.get().getType()))
       convertOperand(op, operand.getOperandNumber(), layout);

@@ -134,9 +134,9 @@ static std::string checkFpToFp(tt::FpToFpOp op) {
 }
 
 /// fp8 values (not pointers to them) are bytes on the SIMT path: loaded,
-/// stored, carried by loops, made by constants, multiplied by dots (on
-/// wgmma, or widened to f16) and converted by tt.fp_to_fp, not otherwise
-/// computed with.
+/// stored, carried by loops, made by constants, bitcast, moved by shape
+/// ops and selects, multiplied by dots (on wgmma, or widened to f16) and
+/// converted by tt.fp_to_fp, not otherwise computed with.
 static std::string checkFp8Values(Operation *op) {
   bool hasFp8 = llvm::any_of(
       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()),
@@ -149,6 +149,13 @@ static std::string checkFp8Values(Operation *op) {
   if (isa<tt::LoadOp, tt::StoreOp, tt::DescriptorLoadOp, tt::DescriptorStoreOp,
           tt::FuncOp, tt::ReturnOp, scf::ForOp, scf::YieldOp, scf::IfOp,
           tt::FpToFpOp, arith::ConstantOp>(op))
+    return "";
+  // Moving bytes: fp8 values are i8 registers, so a bitcast to or from
+  // another 8-bit type is a renaming, and shape ops and selects move them
+  // as they move integers.
+  if (isa<tt::BitcastOp, tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp,
+          tt::ReshapeOp, tt::TransOp, tt::JoinOp, tt::SplitOp, arith::SelectOp>(
+          op))
     return "";
   return "8-bit float values in this op (the SIMT path only loads, stores, "
          "converts (tt.fp_to_fp) and feeds them to wgmma; the one-thread "

@@ -92,3 +92,30 @@ module {
     tt.return
   }
 }
+
+// -----
+
+// A 64-element load spreads one element per thread, but inline asm with
+// pack = 2 must see neighbouring elements together (as on the CPU), so it
+// runs in a layout of whole vectors (4 i32 per thread, replicated) rather
+// than padding every pack.
+// W4: // -----
+// W4-DAG: #[[ONE:.*]] = #tpxgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// W4-DAG: #[[VECTORS:.*]] = #tpxgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// W4-LABEL: tt.func public @packed_asm
+// W4: tt.load %{{.*}} : tensor<64x!tt.ptr<i32>, #[[ONE]]>
+// W4: tpxgpu.convert_layout %{{.*}} : tensor<64xi32, #[[ONE]]> -> tensor<64xi32, #[[VECTORS]]>
+// W4: tt.elementwise_inline_asm {{.*}} : tensor<64xi32, #[[VECTORS]]> -> tensor<64xi32, #[[VECTORS]]>
+module {
+  tt.func public @packed_asm(%src: !tt.ptr<i32>, %dst: !tt.ptr<i32>) {
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %s = tt.splat %src : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>>
+    %p = tt.addptr %s, %r : tensor<64x!tt.ptr<i32>>, tensor<64xi32>
+    %v = tt.load %p : tensor<64x!tt.ptr<i32>>
+    %w = tt.elementwise_inline_asm "mov.b32 $0, $3; mov.b32 $1, $2;" {constraints = "=r,=r,r,r", packed_element = 2 : i32, pure = true} %v : tensor<64xi32> -> tensor<64xi32>
+    %d = tt.splat %dst : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>>
+    %q = tt.addptr %d, %r : tensor<64x!tt.ptr<i32>>, tensor<64xi32>
+    tt.store %q, %w : tensor<64x!tt.ptr<i32>>
+    tt.return
+  }
+}

@@ -9,15 +9,15 @@
 
 // CHECK-LABEL: tt.func public @scaled_operands
 // CHECK-NOT: tpxgpu.convert_layout %{{.*}} : tensor<128x128x
-// CHECK: tpxgpu.convert_layout %{{.*}} : tensor<128x4x{{i32|f32}}, #{{[a-z0-9_]+}}> -> tensor<128x4x{{i32|f32}}, #slice{{[0-9]*}}>
+// CHECK: tpxgpu.convert_layout %{{.*}} : tensor<128x4x{{i16|bf16}}, #{{[a-z0-9_]+}}> -> tensor<128x4x{{i16|bf16}}, #slice{{[0-9]*}}>
 // CHECK-NOT: tpxgpu.convert_layout %{{.*}} : tensor<128x128x
-// CHECK: tt.reshape %{{.*}} : tensor<128x4x32xf32, #{{[a-z0-9_]+}}> -> tensor<128x128xf32, #[[LOADED:[a-z0-9_]+]]>
-// CHECK: arith.mulf %{{.*}}, %{{.*}} : tensor<128x128xf32, #[[LOADED]]>
+// CHECK: tt.reshape %{{.*}} : tensor<128x4x32xbf16, #{{[a-z0-9_]+}}> -> tensor<128x128xbf16, #[[LOADED:[a-z0-9_]+]]>
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : tensor<128x128xbf16, #[[LOADED]]>
 // CHECK-NOT: tpxgpu.convert_layout %{{.*}} : tensor<128x128x
-// CHECK: tpxgpu.convert_layout %{{.*}} : tensor<128x4x{{i32|f32}}, #{{[a-z0-9_]+}}> -> tensor<128x4x{{i32|f32}}, #slice{{[0-9]*}}>
+// CHECK: tpxgpu.convert_layout %{{.*}} : tensor<128x4x{{i16|bf16}}, #{{[a-z0-9_]+}}> -> tensor<128x4x{{i16|bf16}}, #slice{{[0-9]*}}>
 // CHECK-NOT: tpxgpu.convert_layout %{{.*}} : tensor<128x128x
-// CHECK: tt.trans %{{.*}} {order = array<i32: 1, 0>} : tensor<128x128xf32, #{{[a-z0-9_]+}}> -> tensor<128x128xf32, #[[LOADED]]>
-// CHECK: arith.mulf %{{.*}}, %{{.*}} : tensor<128x128xf32, #[[LOADED]]>
+// CHECK: tt.trans %{{.*}} {order = array<i32: 1, 0>} : tensor<128x128xbf16, #{{[a-z0-9_]+}}> -> tensor<128x128xbf16, #[[LOADED]]>
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : tensor<128x128xbf16, #[[LOADED]]>
 // The bf16 operands' only conversions are into the dot's operand layouts.
 // CHECK-NOT: tpxgpu.convert_layout %{{.*}} : tensor<128x128x
 // CHECK: tpxgpu.convert_layout %{{.*}} : tensor<128x128xbf16, #[[LOADED]]> -> tensor<128x128xbf16, #dot_op>

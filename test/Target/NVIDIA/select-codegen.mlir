@@ -103,6 +103,24 @@ module {
 
 // -----
 
+// Moving fp8 bytes is covered: bitcasts to and from i8 (tl.abs of fp8,
+// fp8 views of int8 buffers), shape ops and selects.
+// CHECK: module attributes {tpxgpu.codegen = "simt"}
+module {
+  tt.func public @fp8_bytes(%x: tensor<32x16x!tt.ptr<i8>>, %y: tensor<16x32x!tt.ptr<f8E5M2>>, %c: i1) {
+    %v = tt.load %x : tensor<32x16x!tt.ptr<i8>>
+    %f = tt.bitcast %v : tensor<32x16xi8> -> tensor<32x16xf8E4M3FN>
+    %t = tt.trans %f {order = array<i32: 1, 0>} : tensor<32x16xf8E4M3FN> -> tensor<16x32xf8E4M3FN>
+    %e = tt.bitcast %t : tensor<16x32xf8E4M3FN> -> tensor<16x32xf8E5M2>
+    %z = arith.constant dense<0.0> : tensor<16x32xf8E5M2>
+    %s = arith.select %c, %e, %z : tensor<16x32xf8E5M2>
+    tt.store %y, %s : tensor<16x32x!tt.ptr<f8E5M2>>
+    tt.return
+  }
+}
+
+// -----
+
 // CHECK: module attributes {tpxgpu.codegen = "simt"}
 module {
   tt.func public @fp8_small_dot(%x: tensor<32x32xf8E4M3FN>, %y: tensor<32x64xf8E4M3FN>, %c: tensor<32x64x!tt.ptr<f32>>) {
