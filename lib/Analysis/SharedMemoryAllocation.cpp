@@ -1,5 +1,6 @@
 //===- SharedMemoryAllocation.cpp - offsets in the CTA's shared memory ----===//
 #include "tpx/Analysis/SharedMemoryAllocation.h"
+#include "tpx/Analysis/ShapeOpCoordinates.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPULinearLayout.h"
@@ -83,53 +84,11 @@ uint64_t tpx::getScratchBytes(Operation *op) {
                                  getNumElements(op->getResult(0).getType()));
     return elements * getScratchElementBytes(op->getResult(0).getType());
   };
-  if (auto expand = dyn_cast<tt::ExpandDimsOp>(op)) {
-    unsigned axis = expand.getAxis();
-    return isRegisterRenaming(op,
-                              [&](ArrayRef<int64_t> c) {
-                                Coordinate s(c);
-                                s.erase(s.begin() + axis);
-                                return s;
-                              })
+  if (isCoordinateShapeOp(op))
+    return isRegisterRenaming(
+               op, [&](ArrayRef<int64_t> c) { return getShapeOpSource(op, c); })
                ? 0
                : wholeTensor();
-  }
-  if (auto broadcast = dyn_cast<tt::BroadcastOp>(op)) {
-    ArrayRef<int64_t> srcShape = broadcast.getSrc().getType().getShape();
-    return isRegisterRenaming(op,
-                              [&](ArrayRef<int64_t> c) {
-                                Coordinate s(c);
-                                for (auto [v, size] : llvm::zip(s, srcShape))
-                                  if (size == 1)
-                                    v = 0;
-                                return s;
-                              })
-               ? 0
-               : wholeTensor();
-  }
-  if (auto trans = dyn_cast<tt::TransOp>(op)) {
-    return isRegisterRenaming(op,
-                              [&](ArrayRef<int64_t> c) {
-                                Coordinate s(c);
-                                for (auto [i, dim] :
-                                     llvm::enumerate(trans.getOrder()))
-                                  s[dim] = c[i];
-                                return s;
-                              })
-               ? 0
-               : wholeTensor();
-  }
-  if (auto reshape = dyn_cast<tt::ReshapeOp>(op)) {
-    ArrayRef<int64_t> from = reshape.getType().getShape();
-    ArrayRef<int64_t> to = reshape.getSrc().getType().getShape();
-    return isRegisterRenaming(op,
-                              [&](ArrayRef<int64_t> c) {
-                                return tpxgpu::getRowMajorCoordinate(c, from,
-                                                                     to);
-                              })
-               ? 0
-               : wholeTensor();
-  }
   if (isa<tt::ReduceOp, tt::ScanOp>(op)) {
     // Cross-warp slots, and for scans a conversion: bounded by two padded
     // copies of every operand.

@@ -195,13 +195,6 @@ llvm::SmallVector<mlir::Value> exchangeThroughSharedMemory(
     mlir::Type elementType, llvm::ArrayRef<int64_t> storageShape,
     CoordinateMap fromToStorage, CoordinateMap toToStorage);
 
-/// For tt.expand_dims, tt.broadcast and tt.trans: the source element that
-/// result element `coordinate` copies (a map linear over GF(2), as
-/// LinearLayout::getRegisterMapFrom needs). The lowering decides "register
-/// renaming or not" with it.
-Coordinate getShapeOpSource(mlir::Operation *op,
-                            llvm::ArrayRef<int64_t> coordinate);
-
 /// Converts `values` from layout `from` to layout `to` (same shape) inside
 /// another op's lowering (reductions and scans that regroup registers): a
 /// register renaming when every thread already holds what it needs,

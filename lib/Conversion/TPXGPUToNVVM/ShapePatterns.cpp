@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "LoweringUtils.h"
 
+#include "tpx/Analysis/ShapeOpCoordinates.h"
+
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
@@ -17,26 +19,6 @@
 using namespace mlir;
 using namespace tpx;
 using namespace tpx::gpu_lowering;
-
-Coordinate gpu_lowering::getShapeOpSource(Operation *op,
-                                          ArrayRef<int64_t> coordinate) {
-  Coordinate source(coordinate);
-  if (auto expand = dyn_cast<tt::ExpandDimsOp>(op)) {
-    source.erase(source.begin() + expand.getAxis());
-  } else if (auto broadcast = dyn_cast<tt::BroadcastOp>(op)) {
-    for (auto [v, size] :
-         llvm::zip_equal(source, broadcast.getSrc().getType().getShape()))
-      if (size == 1)
-        v = 0;
-  } else if (auto trans = dyn_cast<tt::TransOp>(op)) {
-    // Result dimension i is source dimension order[i].
-    for (auto [i, dim] : llvm::enumerate(trans.getOrder()))
-      source[dim] = coordinate[i];
-  } else {
-    llvm_unreachable("not an expand_dims, broadcast or trans");
-  }
-  return source;
-}
 
 namespace {
 
@@ -233,7 +215,7 @@ struct ReshapeLowering : public OpConversionPattern<tt::ReshapeOp> {
     // lanes or warps of one layout).
     if (std::optional<SmallVector<unsigned>> map =
             ops->from.getRegisterMapFrom(ops->to, [&](ArrayRef<int64_t> c) {
-              return tpxgpu::getRowMajorCoordinate(c, resultShape, sourceShape);
+              return getShapeOpSource(op, c);
             })) {
       SmallVector<Value> result;
       for (unsigned reg : *map)
