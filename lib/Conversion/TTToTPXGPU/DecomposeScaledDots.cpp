@@ -252,9 +252,9 @@ FailureOr<Value> ScaledDotBuilder::build() {
   auto scaled = [&](Value operand, Value scale, bool isLhs) -> Value {
     if (!scale)
       return operand;
-    Value product =
-        arith::MulFOp::create(b, loc, operand, scaleFactors(scale, isLhs, k));
-    return convert(product, compute);
+    // Both are `compute` (bf16: a scaled operand never stays fp16).
+    return arith::MulFOp::create(b, loc, operand,
+                                 scaleFactors(scale, isLhs, k));
   };
   a = scaled(a, op.getAScale(), true);
   bv = scaled(bv, op.getBScale(), false);
