@@ -79,10 +79,17 @@ static Value truncTowardZero(OpBuilder &b, Location loc, Value value,
   return LLVM::BitcastOp::create(b, loc, dst, bits);
 }
 
-/// An f16 decoded from fp8 as bf16: exact (fp8 has at most three mantissa
-/// bits and bf16 f16's range and more), so one sm_90 cvt instead of the
-/// round trip through f32.
-static Value fp8HalfToBF16(OpBuilder &b, Location loc, Value half) {
+static Value convertFloat(OpBuilder &b, Location loc, Value value, Type src,
+                          Type dst, bool towardZero);
+
+/// An f16 decoded from fp8 as `dst`, exactly (fp8 has at most three
+/// mantissa bits): bf16 with one sm_90 cvt instead of the round trip
+/// through f32 (bf16 has f16's range and more), f32 and f64 by fpext.
+static Value widenFp8Half(OpBuilder &b, Location loc, Value half, Type dst) {
+  if (dst.isF16())
+    return half;
+  if (!dst.isBF16())
+    return convertFloat(b, loc, half, b.getF16Type(), dst, false);
   Value bits = LLVM::BitcastOp::create(b, loc, b.getI16Type(), half);
   Value converted =
       inlinePtx(b, loc, b.getI16Type(), bits, "cvt.rn.bf16.f16 $0, $1;", "=h,h",
@@ -95,11 +102,7 @@ static Value convertFloat(OpBuilder &b, Location loc, Value value, Type src,
   if (src == dst)
     return value;
   if (isFp8(src)) {
-    Value half = fp8ToF16(b, loc, value, src);
-    if (dst.isBF16())
-      return fp8HalfToBF16(b, loc, half);
-    return dst.isF16() ? half
-                       : convertFloat(b, loc, half, b.getF16Type(), dst, false);
+    return widenFp8Half(b, loc, fp8ToF16(b, loc, value, src), dst);
   }
   if (isFp8(dst) && towardZero) {
     // f16 and bf16 widen exactly.
@@ -210,11 +213,8 @@ static LogicalResult convertFp8InPairs(tt::FpToFpOp op, Value source,
   for (unsigned r = 0; r + 1 < values.size(); r += 2) {
     if (decode) {
       auto [x, y] = fp8PairToF16(rewriter, loc, values[r], values[r + 1], src);
-      for (Value half : {x, y})
-        results.push_back(dst.isBF16() ? fp8HalfToBF16(rewriter, loc, half)
-                                       : convertFloat(rewriter, loc, half,
-                                                      rewriter.getF16Type(),
-                                                      dst, false));
+      results.push_back(widenFp8Half(rewriter, loc, x, dst));
+      results.push_back(widenFp8Half(rewriter, loc, y, dst));
     } else {
       auto [x, y] = pairToFp8(rewriter, loc, values[r], values[r + 1], dst);
       results.push_back(x);
