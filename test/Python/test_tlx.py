@@ -519,6 +519,43 @@ def test_dtype_of_and_size_of():
     assert out[0] == 82
 
 
+@tpx.jit
+def thread_id_kernel(out_ptr, BLOCK: tl.constexpr):
+    # Thread 0 of the block stores; tasks record the first thread of their
+    # warps (on the CPU a task runs as that thread).
+    offs = tl.arange(0, BLOCK)
+    if tlx.thread_id(0) == 0:
+        tl.store(out_ptr + offs, offs + 1)
+    tl.store(out_ptr + BLOCK, tlx.thread_id(1) + tlx.thread_id(2))
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tl.store(out_ptr + BLOCK + 1, tlx.thread_id(0))
+        with tlx.async_task(num_warps=1, replicate=2):
+            r = tlx.async_task_replica_id()
+            tl.store(out_ptr + BLOCK + 2 + r, tlx.thread_id(0))
+        with tlx.async_task(num_warps=4):
+            tl.store(out_ptr + BLOCK + 4, tlx.thread_id(0))
+
+
+def test_thread_id_on_the_cpu():
+    out = np.full(21, -1, np.int32)
+    thread_id_kernel[(1,)](out, BLOCK=16, num_warps=4)
+    np.testing.assert_array_equal(out[:16], np.arange(1, 17))
+    # The 4-warp task is placed first after the default task's warps 0-3
+    # (largest first): warps 4-7; the replicas of the 1-warp task 8 and 9.
+    assert list(out[16:21]) == [0, 0, 256, 288, 128]
+
+
+@tpx.jit
+def bad_thread_id_kernel(out_ptr):
+    tl.store(out_ptr, tlx.thread_id(3))
+
+
+def test_thread_id_axis_out_of_range():
+    message = _compile_error(bad_thread_id_kernel, np.zeros(1, np.int32))
+    assert "axis must be 0, 1 or 2, got 3" in message
+
+
 # -- errors with the Python location ------------------------------------------------
 
 def _compile_error(kernel, *args, **constexprs):
@@ -665,6 +702,19 @@ def test_the_gemm_compiles_for_sm_90a_on_the_simt_path(tmp_path):
     assert "tlx." not in ttgir
     ptx = (tmp_path / "matmul_kernel_pipelined.ptx").read_text()
     assert "wgmma.mma_async" in ptx and "mma.sync" not in ptx
+
+
+@pytest.mark.skipif(not _have_ptxas(), reason="no CUDA toolkit (ptxas)")
+def test_thread_id_is_the_hardware_thread_index_on_sm_90a():
+    from tpx.compiler.compiler import compile_ttir
+    from tpx.pipeline import resolve
+    text = h.ttir(thread_id_kernel, np.zeros(21, np.int32), BLOCK=16)
+    pipeline = resolve(thread_id_kernel, "sm_90a")[0]
+    kernel = compile_ttir(text, "sm_90a", num_warps=4,
+                          pipeline_text=pipeline, no_cache=True)
+    assert kernel.metadata["pipeline"] == "simt"
+    ptx = kernel.asm["ptx"]
+    assert "%tid.x" in ptx and "%tid.y" in ptx and "%tid.z" in ptx
 
 
 @pytest.mark.skipif(not _have_ptxas(), reason="no CUDA toolkit (ptxas)")

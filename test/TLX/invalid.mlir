@@ -175,3 +175,11 @@ tt.func @default_replicated() {
   }
   tt.return
 }
+
+// -----
+
+tt.func @thread_id_axis() -> i32 {
+  // expected-error @+1 {{attribute 'axis' failed to satisfy constraint}}
+  %t = tlx.thread_id 3
+  tt.return %t : i32
+}

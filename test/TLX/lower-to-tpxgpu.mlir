@@ -163,6 +163,23 @@ tt.func @slice(%p: tensor<64x64x!tt.ptr<f16>>) -> tensor<64x32xf16> {
 
 // -----
 
+// thread_id: the hardware thread index.
+// CHECK-LABEL: tt.func @thread_ids
+// CHECK: nvvm.read.ptx.sreg.tid.x : i32
+// CHECK: nvvm.read.ptx.sreg.tid.y : i32
+// CHECK: nvvm.read.ptx.sreg.tid.z : i32
+// CHECK-NOT: tlx.thread_id
+tt.func @thread_ids() -> i32 {
+  %x = tlx.thread_id 0
+  %y = tlx.thread_id 1
+  %z = tlx.thread_id 2
+  %xy = arith.addi %x, %y : i32
+  %r = arith.addi %xy, %z : i32
+  tt.return %r : i32
+}
+
+// -----
+
 // TLX's own fence is the proxy fence; it also fences the store for the dot.
 // CHECK-LABEL: tt.func @user_fence
 // CHECK: tpxgpu.local_store

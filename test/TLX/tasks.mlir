@@ -3,6 +3,7 @@
 // function started by tpx_cpu_run_tasks through a trampoline).
 // RUN: tpx-opt --load-plugin %example_plugins/tlx/TpxTLX.so %s --mlir-print-debuginfo=false | tpx-opt --load-plugin %example_plugins/tlx/TpxTLX.so --mlir-print-debuginfo=false | FileCheck %s --check-prefix=ROUND
 // RUN: tpx-opt --load-plugin %example_plugins/tlx/TpxTLX.so %s --tlx-lower-to-tt --mlir-print-debuginfo=false | FileCheck %s
+// RUN: tpx-opt --load-plugin %example_plugins/tlx/TpxTLX.so %s --tlx-lower-to-tt --mlir-print-debuginfo=false | FileCheck %s --check-prefix=TID
 
 // Named (hardware) barriers: the caller's thread count travels with the op.
 // ROUND-LABEL: tt.func @named
@@ -82,3 +83,35 @@ tt.func @producer_consumer(%base: !tt.ptr<f16>, %n: i32, %stride: i64) {
   tt.return
 }
 
+// thread_id on the CPU: a task runs as the first thread of its warps
+// (with num_warps 4, the 4-warp task on warps 4-7, the replicas of the
+// 1-warp task on warps 8 and 9); 0 in the default task and along axes 1, 2.
+// ROUND-LABEL: tt.func @thread_ids
+// ROUND: tlx.thread_id 0
+// TID-LABEL: tt.func @thread_ids
+// TID-NOT: tlx.thread_id
+// TID: tt.func private @thread_ids__tlx_task{{[0-9]+}}_0(
+// TID:   tt.store %{{.*}}, %c0_i32
+// TID: tt.func private @thread_ids__tlx_task{{[0-9]+}}_1(
+// TID:   tt.store %{{.*}}, %c128_i32
+// TID: tt.func private @thread_ids__tlx_task{{[0-9]+}}_2(%{{.*}}: !tt.ptr<i32>, %[[R:.*]]: i32)
+// TID:   %[[OFF:.*]] = arith.muli %[[R]], %c32_i32
+// TID:   %[[T:.*]] = arith.addi %c256_i32{{[_0-9]*}}, %[[OFF]]
+// TID:   tt.store %{{.*}}, %[[T]]
+tt.func @thread_ids(%p: !tt.ptr<i32>) {
+  tlx.async_tasks {
+    tlx.async_task attributes {isDefault} {
+      %t = tlx.thread_id 0
+      tt.store %p, %t : !tt.ptr<i32>
+    }
+    tlx.async_task attributes {numWarps = 4 : i32} {
+      %t = tlx.thread_id 0
+      tt.store %p, %t : !tt.ptr<i32>
+    }
+    tlx.async_task attributes {numWarps = 1 : i32, replicate = 2 : i32} {
+      %t = tlx.thread_id 0
+      tt.store %p, %t : !tt.ptr<i32>
+    }
+  }
+  tt.return
+}

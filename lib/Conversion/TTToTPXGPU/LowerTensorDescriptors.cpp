@@ -1,5 +1,17 @@
 //===- LowerTensorDescriptors.cpp - tpxgpu-lower-tensor-descriptors -------===//
+//
+// A tensor descriptor tpxgpu-use-tma cannot move with the copy engine
+// (tpxgpu::whyNotTMA) becomes its parts: the base pointer, the shape (i32)
+// and strides (i64) of each dimension and whether out-of-bounds elements
+// read NaN (i1: the padding travels with the descriptor, so one chosen by
+// an `if` keeps its own). Its accesses become masked pointer-tensor loads,
+// stores and atomics of base + (index + range) x stride
+// (BlockValueConversion.h carries the parts through control flow and
+// calls).
+//
+//===----------------------------------------------------------------------===//
 #include "BlockAccess.h"
+#include "BlockValueConversion.h"
 
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
 #include "tpx/Conversion/TTToTPXGPU/TensorMaps.h"
@@ -8,6 +20,9 @@
 #include "tpx/Dialect/TT/IR/TTTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+
+#include "llvm/ADT/DenseSet.h"
 
 namespace tpx {
 #define GEN_PASS_DEF_TPXGPULOWERTENSORDESCRIPTORS
@@ -17,18 +32,26 @@ namespace tpx {
 using namespace mlir;
 using namespace tpx;
 
+/// A descriptor's parts: base, shape, strides, NaN padding.
 namespace {
-
-/// The descriptor's tensor as a strided block of `blockType` at `indices`.
-static StridedBlock getBlock(tt::MakeTensorDescOp desc, ValueRange indices,
-                             RankedTensorType blockType) {
+struct DescriptorParts {
   StridedBlock block;
-  block.base = desc.getBase();
-  block.shape.assign(desc.getShape().begin(), desc.getShape().end());
-  block.strides.assign(desc.getStrides().begin(), desc.getStrides().end());
+  Value nan; // i1
+};
+} // namespace
+
+static DescriptorParts getParts(ValueRange parts, tt::TensorDescType type,
+                                ValueRange indices, RankedTensorType tileType) {
+  unsigned rank = type.getBlockType().getRank();
+  DescriptorParts result;
+  StridedBlock &block = result.block;
+  block.base = parts[0];
+  block.shape.assign(parts.begin() + 1, parts.begin() + 1 + rank);
+  block.strides.assign(parts.begin() + 1 + rank, parts.begin() + 1 + 2 * rank);
   block.offsets.assign(indices.begin(), indices.end());
-  block.blockType = blockType;
-  return block;
+  block.blockType = tileType;
+  result.nan = parts[1 + 2 * rank];
+  return result;
 }
 
 /// The pointers of `block` and the mask of those in bounds (every
@@ -41,26 +64,17 @@ static std::pair<Value, Value> getAccess(OpBuilder &b, Location loc,
   return buildBlockPointers(b, loc, block, all);
 }
 
-/// The block at `indices` of the descriptor `desc` makes.
-static std::pair<Value, Value> getBlockAccess(OpBuilder &b, Location loc,
-                                              tt::MakeTensorDescOp desc,
-                                              ValueRange indices) {
-  return getAccess(
-      b, loc,
-      getBlock(desc, indices,
-               cast<tt::TensorDescType>(desc.getType()).getBlockType()));
-}
-
-/// Rows `xOffsets` (columns from `yOffset`) of a descriptor with 1 x W
-/// blocks, as the N x W tile `tileType`: descriptor gather and scatter.
-static std::pair<Value, Value> getGatherAccess(OpBuilder &b, Location loc,
-                                               tt::MakeTensorDescOp desc,
-                                               Value xOffsets, Value yOffset,
-                                               RankedTensorType tileType) {
-  Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
-  StridedBlock block = getBlock(desc, {zero, yOffset}, tileType);
-  block.rows = xOffsets;
-  return getAccess(b, loc, block);
+/// Zero, or NaN where `nan` holds and `type` holds floats.
+static Value getPadding(OpBuilder &b, Location loc, RankedTensorType type,
+                        Value nan) {
+  Value zero = buildPadding(b, loc, type, /*nan=*/false);
+  if (!isa<FloatType>(type.getElementType()))
+    return zero;
+  APInt known;
+  if (matchPattern(nan, m_ConstantInt(&known)))
+    return known.isZero() ? zero : buildPadding(b, loc, type, /*nan=*/true);
+  return arith::SelectOp::create(
+      b, loc, nan, buildPadding(b, loc, type, /*nan=*/true), zero);
 }
 
 /// The read-modify-write a descriptor reduction does per element; none for
@@ -88,92 +102,189 @@ static std::optional<tt::RMWOp> getReduceAtomic(tt::DescriptorReduceKind kind,
   return std::nullopt;
 }
 
-/// True when this pass can rewrite `user` of a descriptor with `block`.
-static bool isLowerable(Operation *user, RankedTensorType block) {
-  if (auto load = dyn_cast<tt::DescriptorLoadOp>(user))
-    return load.getType().getShape() == block.getShape();
-  if (auto store = dyn_cast<tt::DescriptorStoreOp>(user))
-    return store.getSrc().getType().getShape() == block.getShape();
-  if (auto reduce = dyn_cast<tt::DescriptorReduceOp>(user))
-    return reduce.getSrc().getType().getShape() == block.getShape() &&
+/// True when this pass can rewrite `op`, which makes or uses descriptors.
+static bool canConvert(Operation *op) {
+  if (isa<tt::MakeTensorDescOp>(op))
+    return true;
+  auto blockOf = [](Value desc) {
+    return cast<tt::TensorDescType>(desc.getType()).getBlockType();
+  };
+  if (auto load = dyn_cast<tt::DescriptorLoadOp>(op))
+    return load.getType().getShape() == blockOf(load.getDesc()).getShape();
+  if (auto store = dyn_cast<tt::DescriptorStoreOp>(op))
+    return store.getSrc().getType().getShape() ==
+           blockOf(store.getDesc()).getShape();
+  if (auto reduce = dyn_cast<tt::DescriptorReduceOp>(op))
+    return reduce.getSrc().getType().getShape() ==
+               blockOf(reduce.getDesc()).getShape() &&
            getReduceAtomic(reduce.getKind(),
                            reduce.getSrc().getType().getElementType());
-  auto isGatherTile = [&](RankedTensorType tile) {
+  auto isGatherTile = [&](Value desc, RankedTensorType tile) {
+    RankedTensorType block = blockOf(desc);
     return block.getRank() == 2 && block.getDimSize(0) == 1 &&
            tile.getRank() == 2 && tile.getDimSize(1) == block.getDimSize(1);
   };
-  if (auto gather = dyn_cast<tt::DescriptorGatherOp>(user))
-    return isGatherTile(gather.getType());
-  if (auto scatter = dyn_cast<tt::DescriptorScatterOp>(user))
-    return isGatherTile(scatter.getSrc().getType());
+  if (auto gather = dyn_cast<tt::DescriptorGatherOp>(op))
+    return isGatherTile(gather.getDesc(), gather.getType());
+  if (auto scatter = dyn_cast<tt::DescriptorScatterOp>(op))
+    return isGatherTile(scatter.getDesc(), scatter.getSrc().getType());
   return false;
 }
 
-static void lower(Operation *user, tt::MakeTensorDescOp desc) {
-  OpBuilder b(user);
-  Location loc = user->getLoc();
-  bool nan = desc.getPadding() == tt::PaddingOption::PAD_NAN;
-  auto load = [&](Value pointers, Value mask, RankedTensorType type,
-                  tt::CacheModifier cache, tt::EvictionPolicy evict) {
-    return tt::LoadOp::create(b, loc, pointers, mask,
-                              buildPadding(b, loc, type, nan),
-                              ArrayRef<int32_t>{},
-                              /*padding=*/nullptr, cache, evict,
-                              /*isVolatile=*/false)
-        .getResult();
-  };
-  if (auto op = dyn_cast<tt::DescriptorLoadOp>(user)) {
-    auto [pointers, mask] = getBlockAccess(b, loc, desc, op.getIndices());
-    op.replaceAllUsesWith(
-        load(pointers, mask, op.getType(), op.getCache(), op.getEvict()));
-  } else if (auto op = dyn_cast<tt::DescriptorStoreOp>(user)) {
-    auto [pointers, mask] = getBlockAccess(b, loc, desc, op.getIndices());
-    tt::StoreOp::create(b, loc, pointers, op.getSrc(), mask);
-  } else if (auto op = dyn_cast<tt::DescriptorReduceOp>(user)) {
-    auto [pointers, mask] = getBlockAccess(b, loc, desc, op.getIndices());
-    RankedTensorType type = op.getSrc().getType();
-    tt::AtomicRMWOp::create(
-        b, loc, type, *getReduceAtomic(op.getKind(), type.getElementType()),
-        pointers, op.getSrc(), mask, tt::MemSemantic::RELAXED,
-        tt::MemSyncScope::GPU);
-  } else if (auto op = dyn_cast<tt::DescriptorGatherOp>(user)) {
-    // Rows out of bounds read zeros, as TMA's gather does (whatever the
-    // descriptor's padding).
-    nan = false;
-    auto [pointers, mask] = getGatherAccess(b, loc, desc, op.getXOffsets(),
-                                            op.getYOffset(), op.getType());
-    op.replaceAllUsesWith(load(pointers, mask, op.getType(),
-                               tt::CacheModifier::NONE,
-                               tt::EvictionPolicy::NORMAL));
-  } else {
-    auto scatter = cast<tt::DescriptorScatterOp>(user);
-    auto [pointers, mask] =
-        getGatherAccess(b, loc, desc, scatter.getXOffsets(),
-                        scatter.getYOffset(), scatter.getSrc().getType());
-    tt::StoreOp::create(b, loc, pointers, scatter.getSrc(), mask);
+namespace {
+struct MakeTensorDescConversion : OpConversionPattern<tt::MakeTensorDescOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tt::MakeTensorDescOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> parts = {adaptor.getBase().front()};
+    llvm::append_range(parts, flattenParts(adaptor.getShape()));
+    llvm::append_range(parts, flattenParts(adaptor.getStrides()));
+    parts.push_back(arith::ConstantIntOp::create(
+        rewriter, op.getLoc(), rewriter.getI1Type(),
+        op.getPadding() == tt::PaddingOption::PAD_NAN));
+    rewriter.replaceOpWithMultiple(op, {parts});
+    return success();
   }
-  user->erase();
+};
+
+/// Loads, stores and reductions of a whole block at `indices`.
+template <typename Op> struct BlockAccessConversion : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  using OneToNOpAdaptor =
+      typename Op::template GenericAdaptor<ArrayRef<ValueRange>>;
+  LogicalResult
+  matchAndRewrite(Op op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<tt::TensorDescType>(op.getDesc().getType());
+    DescriptorParts parts =
+        getParts(adaptor.getDesc(), type, flattenParts(adaptor.getIndices()),
+                 type.getBlockType());
+    auto [pointers, mask] = getAccess(rewriter, loc, parts.block);
+    if constexpr (std::is_same_v<Op, tt::DescriptorLoadOp>) {
+      rewriter.replaceOpWithNewOp<tt::LoadOp>(
+          op, pointers, mask,
+          getPadding(rewriter, loc, op.getType(), parts.nan),
+          ArrayRef<int32_t>{}, /*padding=*/nullptr, op.getCache(),
+          op.getEvict(), /*isVolatile=*/false);
+    } else if constexpr (std::is_same_v<Op, tt::DescriptorStoreOp>) {
+      tt::StoreOp::create(rewriter, loc, pointers, adaptor.getSrc().front(),
+                          mask);
+      rewriter.eraseOp(op);
+    } else {
+      RankedTensorType srcType = op.getSrc().getType();
+      tt::AtomicRMWOp::create(
+          rewriter, loc, srcType,
+          *getReduceAtomic(op.getKind(), srcType.getElementType()), pointers,
+          adaptor.getSrc().front(), mask, tt::MemSemantic::RELAXED,
+          tt::MemSyncScope::GPU);
+      rewriter.eraseOp(op);
+    }
+    return success();
+  }
+};
+
+/// Rows `xOffsets` (columns from `yOffset`) of a descriptor with 1 x W
+/// blocks: descriptor gather and scatter.
+template <typename Op> struct GatherAccessConversion : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  using OneToNOpAdaptor =
+      typename Op::template GenericAdaptor<ArrayRef<ValueRange>>;
+  LogicalResult
+  matchAndRewrite(Op op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<tt::TensorDescType>(op.getDesc().getType());
+    RankedTensorType tileType;
+    if constexpr (std::is_same_v<Op, tt::DescriptorGatherOp>)
+      tileType = op.getType();
+    else
+      tileType = op.getSrc().getType();
+    Value zero =
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 0);
+    DescriptorParts parts =
+        getParts(adaptor.getDesc(), type, {zero, adaptor.getYOffset().front()},
+                 tileType);
+    parts.block.rows = adaptor.getXOffsets().front();
+    auto [pointers, mask] = getAccess(rewriter, loc, parts.block);
+    if constexpr (std::is_same_v<Op, tt::DescriptorGatherOp>) {
+      // Rows out of bounds read zeros, as TMA's gather does (whatever the
+      // descriptor's padding).
+      rewriter.replaceOpWithNewOp<tt::LoadOp>(
+          op, pointers, mask, buildPadding(rewriter, loc, tileType, false),
+          ArrayRef<int32_t>{}, /*padding=*/nullptr, tt::CacheModifier::NONE,
+          tt::EvictionPolicy::NORMAL, /*isVolatile=*/false);
+    } else {
+      tt::StoreOp::create(rewriter, loc, pointers, adaptor.getSrc().front(),
+                          mask);
+      rewriter.eraseOp(op);
+    }
+    return success();
+  }
+};
+
+/// True when `desc` stays a descriptor: one tpxgpu-use-tma moves, or a
+/// kernel argument (the one-thread path lowers those).
+static bool isKeptDescriptor(Value desc,
+                             const llvm::DenseSet<Operation *> &tma) {
+  if (Operation *def = desc.getDefiningOp())
+    return tma.contains(def);
+  auto func = dyn_cast_if_present<tt::FuncOp>(
+      cast<BlockArgument>(desc).getOwner()->getParentOp());
+  return func && func.isPublic();
 }
 
 struct LowerTensorDescriptorsPass
     : public tpx::impl::TPXGPULowerTensorDescriptorsBase<
           LowerTensorDescriptorsPass> {
   void runOnOperation() override {
-    SmallVector<tt::MakeTensorDescOp> descs;
-    getOperation().walk([&](tt::MakeTensorDescOp op) { descs.push_back(op); });
-    for (tt::MakeTensorDescOp desc : descs) {
-      // tpxgpu-use-tma moves these with the copy engine.
+    MLIRContext *context = &getContext();
+    // tpxgpu-use-tma moves these (and their loads and stores) with the
+    // copy engine: they stay.
+    llvm::DenseSet<Operation *> tma;
+    getOperation().walk([&](tt::MakeTensorDescOp desc) {
       if (tpxgpu::whyNotTMA(desc).empty())
-        continue;
-      auto block = cast<tt::TensorDescType>(desc.getType()).getBlockType();
-      if (!llvm::all_of(desc->getUsers(), [&](Operation *user) {
-            return isLowerable(user, block);
-          }))
-        continue;
-      for (Operation *user : llvm::make_early_inc_range(desc->getUsers()))
-        lower(user, desc);
-      desc.erase();
-    }
+        tma.insert(desc);
+    });
+    TypeConverter converter;
+    converter.addConversion([](Type type) { return type; });
+    converter.addConversion(
+        [](tt::TensorDescType type,
+           SmallVectorImpl<Type> &parts) -> std::optional<LogicalResult> {
+          RankedTensorType block = type.getBlockType();
+          Builder b(type.getContext());
+          parts.push_back(tt::PointerType::get(block.getElementType(), 1));
+          parts.append(block.getRank(), b.getI32Type()); // shape
+          parts.append(block.getRank(), b.getI64Type()); // strides
+          parts.push_back(b.getI1Type());                // NaN padding
+          return success();
+        });
+    RewritePatternSet patterns(context);
+    patterns.add<MakeTensorDescConversion,
+                 BlockAccessConversion<tt::DescriptorLoadOp>,
+                 BlockAccessConversion<tt::DescriptorStoreOp>,
+                 BlockAccessConversion<tt::DescriptorReduceOp>,
+                 GatherAccessConversion<tt::DescriptorGatherOp>,
+                 GatherAccessConversion<tt::DescriptorScatterOp>>(converter,
+                                                                  context);
+    // What else touches a descriptor stays, for the coverage check to name.
+    (void)convertBlockValues(
+        getOperation(), converter, std::move(patterns), canConvert,
+        [&](Operation *op) {
+          if (tma.contains(op))
+            return true;
+          if (auto func = dyn_cast<tt::FuncOp>(op))
+            return func.isPublic();
+          auto isDesc = [](Value v) {
+            return isa<tt::TensorDescType>(v.getType());
+          };
+          return llvm::any_of(op->getOperands(), isDesc) &&
+                 llvm::none_of(op->getResults(), isDesc) &&
+                 llvm::all_of(op->getOperands(), [&](Value v) {
+                   return !isDesc(v) || isKeptDescriptor(v, tma);
+                 });
+        });
   }
 };
 

@@ -164,7 +164,8 @@ std::string tpx::tlx::getUnsupportedReason(Operation *op) {
            LocalLoadOp, LocalStoreOp, AsyncLoadOp, AsyncCommitGroupOp,
            AsyncWaitGroupOp, AsyncDotOp, AsyncDotWaitOp, FenceAsyncSharedOp,
            AllocBarriersOp, BarrierViewOp, BarrierWaitOp, BarrierArriveOp,
-           AsyncDescriptorStoreWaitOp, NamedBarrierOp, Clock64Op>(op))
+           AsyncDescriptorStoreWaitOp, NamedBarrierOp, Clock64Op, ThreadIdOp>(
+          op))
     return "the SIMT path has no lowering of this op (tlx.async_tasks "
            "becomes a tpxgpu.warp_specialize before layouts are assigned, by "
            "tlx-lower-tasks-to-tpxgpu; function addresses are the CPU's "
@@ -453,6 +454,7 @@ private:
   LogicalResult lower(AsyncDescriptorStoreWaitOp op, OpBuilder &b);
   LogicalResult lower(NamedBarrierOp op, OpBuilder &b);
   LogicalResult lower(Clock64Op op, OpBuilder &b);
+  LogicalResult lower(ThreadIdOp op, OpBuilder &b);
   /// The `memdesc<1xi64>` of a TLX barrier (an alloc_barriers of one, or a
   /// barrier_view).
   Value getBarrier(OpBuilder &b, Location loc, Value barrier);
@@ -876,6 +878,26 @@ LogicalResult Lowering::lower(Clock64Op op, OpBuilder &b) {
   return success();
 }
 
+/// %tid.x/y/z: the hardware thread index, in a partition as outside it.
+LogicalResult Lowering::lower(ThreadIdOp op, OpBuilder &b) {
+  Location loc = op.getLoc();
+  Type i32 = b.getI32Type();
+  Value id;
+  switch (op.getAxis()) {
+  case 0:
+    id = NVVM::ThreadIdXOp::create(b, loc, i32);
+    break;
+  case 1:
+    id = NVVM::ThreadIdYOp::create(b, loc, i32);
+    break;
+  default:
+    id = NVVM::ThreadIdZOp::create(b, loc, i32);
+    break;
+  }
+  op.replaceAllUsesWith(id);
+  return success();
+}
+
 LogicalResult Lowering::run(Operation *root) {
   SmallVector<Operation *> ops;
   root->walk([&](Operation *op) {
@@ -894,7 +916,7 @@ LogicalResult Lowering::run(Operation *root) {
                   BarrierViewOp, BarrierWaitOp, BarrierArriveOp,
                   BarrierExpectBytesOp, AsyncDescriptorLoadOp,
                   AsyncDescriptorStoreOp, AsyncDescriptorStoreWaitOp,
-                  NamedBarrierOp, Clock64Op>(
+                  NamedBarrierOp, Clock64Op, ThreadIdOp>(
                 [&](auto tlxOp) { return lower(tlxOp, b); })
             .Default([](Operation *other) {
               return other->emitError("tlx-lower-to-tpxgpu: '")

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TLXLowerToTT.h"
+#include "TLXTasks.h"
 #include "TLXToTTCommon.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -233,12 +234,58 @@ static bool needsCPURuntime(Operation *root) {
       .wasInterrupted();
 }
 
-LogicalResult tpx::tlx::lowerToTT(Operation *root) {
+static constexpr int32_t kThreadsPerWarp = 32;
+
+/// A program runs each of its tasks as one thread, standing for the first
+/// thread of the task's warps (TLXTaskPlacement.cpp): tlx.thread_id is that
+/// thread's, 0 outside tasks and in the default task, and 0 along axes 1
+/// and 2 (blocks are one-dimensional). A replicated task's id is its first
+/// replica's plus replica id x its threads.
+static LogicalResult resolveThreadIds(Operation *root, unsigned numWarps) {
+  SmallVector<ThreadIdOp> ids;
+  root->walk([&](ThreadIdOp id) { ids.push_back(id); });
+  DenseMap<AsyncTaskOp, int32_t> firstThread;
+  for (ThreadIdOp id : ids) {
+    OpBuilder b(id);
+    Location loc = id.getLoc();
+    auto task = id->getParentOfType<AsyncTaskOp>();
+    if (id.getAxis() != 0 || !task || task.getIsDefault()) {
+      id.replaceAllUsesWith(
+          arith::ConstantIntOp::create(b, loc, 0, 32).getResult());
+      id.erase();
+      continue;
+    }
+    if (!firstThread.count(task)) {
+      auto tasks = cast<AsyncTasksOp>(task->getParentOp());
+      FailureOr<SmallVector<TaskPartition>> placed =
+          placeTasks(tasks, numWarps);
+      if (failed(placed))
+        return failure();
+      for (const TaskPartition &p : *placed)
+        if (p.replica == 0)
+          firstThread[p.task] = p.start * kThreadsPerWarp;
+    }
+    Value thread = arith::ConstantIntOp::create(b, loc, firstThread[task], 32);
+    if (task.getReplicate() > 1) {
+      Value replica = AsyncTaskReplicaIdOp::create(b, loc, b.getI32Type());
+      Value stride = arith::ConstantIntOp::create(
+          b, loc, *task.getNumWarps() * kThreadsPerWarp, 32);
+      thread = arith::AddIOp::create(
+          b, loc, thread, arith::MulIOp::create(b, loc, replica, stride));
+    }
+    id.replaceAllUsesWith(thread);
+    id.erase();
+  }
+  return success();
+}
+
+LogicalResult tpx::tlx::lowerToTT(Operation *root, unsigned numWarps) {
   MLIRContext *context = root->getContext();
   auto module = dyn_cast<ModuleOp>(root);
   if (!module)
     return root->emitOpError("tlx-lower-to-tt runs on a module");
-  if (failed(checkBarrierExpectations(root)))
+  if (failed(checkBarrierExpectations(root)) ||
+      failed(resolveThreadIds(root, numWarps)))
     return failure();
   BufferStrides strides;
   if (failed(strides.compute(root)))

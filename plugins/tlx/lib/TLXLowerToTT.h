@@ -8,8 +8,9 @@ namespace tpx::tlx {
 /// Rewrites every tlx op under `root` as tt, arith and llvm ops with the
 /// semantics of a program that completes each async operation at once (the
 /// CPU target's lowering). Emits a diagnostic and fails on a view that
-/// cannot be lowered.
-mlir::LogicalResult lowerToTT(mlir::Operation *root);
+/// cannot be lowered. `numWarps` is the kernel's (it places the tasks that
+/// tlx.thread_id reports).
+mlir::LogicalResult lowerToTT(mlir::Operation *root, unsigned numWarps);
 
 /// Replaces each tlx.function_address with the address of its llvm.func
 /// (the CPU's task trampolines; after convert-func-to-llvm).

@@ -25,9 +25,33 @@
 
 using namespace tpx::plugin;
 
-static TpxStatus runLowerToTT(MlirOperation root, const TpxOptionValues *,
-                              void *, TpxReporter *reporter) {
-  if (mlir::failed(tpx::tlx::lowerToTT(unwrap(root))))
+// The driver fills num-warps with the kernel's (docs/plugins.md).
+static const TpxPassOption kNumWarpsOptions[] = {
+    {"num-warps", "the kernel's num_warps: the default task's warps",
+     intValue(4)},
+};
+
+/// The kernel's num_warps (the default task's warps), as the driver fills
+/// it in (docs/plugins.md).
+static TpxStatus getNumWarps(const TpxOptionValues *options, const char *pass,
+                             TpxReporter *reporter, int64_t &numWarps) {
+  numWarps = getInt(options, "num-warps");
+  if (numWarps <= 0 || numWarps > 32 || !llvm::isPowerOf2_64(numWarps))
+    return fail(reporter, std::string(pass) +
+                              ": num-warps must be a power of two from 1 to "
+                              "32, got " +
+                              std::to_string(numWarps));
+  return TPX_SUCCESS;
+}
+
+static TpxStatus runLowerToTT(MlirOperation root,
+                              const TpxOptionValues *options, void *,
+                              TpxReporter *reporter) {
+  int64_t numWarps;
+  if (TpxStatus status =
+          getNumWarps(options, "tlx-lower-to-tt", reporter, numWarps))
+    return status;
+  if (mlir::failed(tpx::tlx::lowerToTT(unwrap(root), numWarps)))
     return fail(reporter, "tlx-lower-to-tt failed (see the diagnostics "
                           "above)");
   return TPX_SUCCESS;
@@ -59,22 +83,15 @@ static TpxStatus runLowerTasksToTPXGPU(MlirOperation root,
   auto module = llvm::dyn_cast<mlir::ModuleOp>(unwrap(root));
   if (!module)
     return fail(reporter, "tlx-lower-tasks-to-tpxgpu runs on a builtin.module");
-  int64_t numWarps = getInt(options, "num-warps");
-  if (numWarps <= 0 || numWarps > 32 || !llvm::isPowerOf2_64(numWarps))
-    return fail(reporter, "tlx-lower-tasks-to-tpxgpu: num-warps must be a "
-                          "power of two from 1 to 32, got " +
-                              std::to_string(numWarps));
+  int64_t numWarps;
+  if (TpxStatus status =
+          getNumWarps(options, "tlx-lower-tasks-to-tpxgpu", reporter, numWarps))
+    return status;
   if (mlir::failed(tpx::tlx::lowerTasksToTPXGPU(module, numWarps)))
     return fail(reporter, "tlx-lower-tasks-to-tpxgpu failed (see the "
                           "diagnostics above)");
   return TPX_SUCCESS;
 }
-
-// The driver fills num-warps with the kernel's (docs/plugins.md).
-static const TpxPassOption kLowerTasksOptions[] = {
-    {"num-warps", "the kernel's num_warps: the default task's warps",
-     intValue(4)},
-};
 
 namespace {
 /// The SIMT path takes TLX kernels: tlx-lower-to-tpxgpu (which the `tlx`
@@ -112,8 +129,8 @@ static const TpxPassInfo kPasses[] = {
         "thread "
         "(the CPU): buffers on the stack, async operations complete at once",
         /*anchorOp=*/nullptr,
-        /*options=*/nullptr,
-        0,
+        kNumWarpsOptions,
+        1,
         runLowerToTT,
         nullptr,
         dependOn<tpx::tt::TTDialect, mlir::arith::ArithDialect,
@@ -136,7 +153,7 @@ static const TpxPassInfo kPasses[] = {
         "before convert-tt-to-tpxgpu: each task (and replica) on warps of "
         "its own, the default task on the kernel's num-warps",
         /*anchorOp=*/"builtin.module",
-        kLowerTasksOptions,
+        kNumWarpsOptions,
         1,
         runLowerTasksToTPXGPU,
         nullptr,

@@ -51,3 +51,51 @@ module {
     tt.return
   }
 }
+
+// -----
+
+// A block pointer chosen by an scf.if, walked by an scf.while and passed to
+// a (not inlined) function: every carrier takes its parts (base, shape,
+// strides, offsets); the loop-invariant ones fold away.
+// CHECK-LABEL: tt.func public @control_flow
+// CHECK: %[[BASE:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : !tt.ptr<f32>
+// CHECK: scf.while (%[[OFF:.*]] = %c0_i32) : (i32) -> i32
+// CHECK: tt.call @use(%[[BASE]], %{{.*}}, %c1_i64, %{{.*}}) : (!tt.ptr<f32>, i64, i64, i32) -> tensor<16xf32>
+// CHECK-NOT: !tt.ptr<tensor
+// CHECK-LABEL: tt.func private @use
+// CHECK-SAME: (%{{.*}}: !tt.ptr<f32>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i32) -> tensor<16xf32>
+// CHECK: tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x!tt.ptr<f32>>
+module {
+  tt.func public @control_flow(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i64, %which: i1) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %c16 = arith.constant 16 : i32
+    %n32 = arith.trunci %n : i64 to i32
+    %p = scf.if %which -> (!tt.ptr<tensor<16xf32>>) {
+      %a = tt.make_tensor_ptr %x, [%n], [%c1], [%c0] {order = array<i32: 0>} : <tensor<16xf32>>
+      scf.yield %a : !tt.ptr<tensor<16xf32>>
+    } else {
+      %b = tt.make_tensor_ptr %y, [%n], [%c1], [%c0] {order = array<i32: 0>} : <tensor<16xf32>>
+      scf.yield %b : !tt.ptr<tensor<16xf32>>
+    }
+    %last = scf.while (%q = %p) : (!tt.ptr<tensor<16xf32>>) -> !tt.ptr<tensor<16xf32>> {
+      %v = tt.load %q {boundaryCheck = array<i32: 0>, padding = 1 : i32} : !tt.ptr<tensor<16xf32>>
+      %more = arith.constant true
+      scf.condition(%more) %q : !tt.ptr<tensor<16xf32>>
+    } do {
+    ^bb0(%q: !tt.ptr<tensor<16xf32>>):
+      %next = tt.advance %q, [%c16] : <tensor<16xf32>>
+      scf.yield %next : !tt.ptr<tensor<16xf32>>
+    }
+    %v = tt.call @use(%last) : (!tt.ptr<tensor<16xf32>>) -> tensor<16xf32>
+    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %s = tt.splat %out : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+    %o = tt.addptr %s, %r : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+    tt.store %o, %v : tensor<16x!tt.ptr<f32>>
+    tt.return
+  }
+  tt.func private @use(%p: !tt.ptr<tensor<16xf32>>) -> tensor<16xf32> attributes {noinline = true} {
+    %v = tt.load %p {boundaryCheck = array<i32: 0>, padding = 1 : i32} : !tt.ptr<tensor<16xf32>>
+    tt.return %v : tensor<16xf32>
+  }
+}

@@ -173,3 +173,40 @@ module {
     tt.return
   }
 }
+
+// -----
+
+// A descriptor chosen by an scf.if (zero or NaN padding) and passed to a
+// function: the carriers take its parts (base, shape, strides, NaN
+// padding as an i1), and the load pads with a select on that flag.
+// CHECK-LABEL: tt.func public @chosen
+// The flag is the condition itself once the scf.if is folded.
+// CHECK-SAME: %[[C:[a-z0-9]+]]: i1)
+// CHECK: tt.call @load_block(%{{.*}}, %{{.*}}, %c1_i64, %[[C]], %{{.*}}) : (!tt.ptr<f32>, i32, i64, i1, i32) -> tensor<8xf32>
+// CHECK-LABEL: tt.func private @load_block
+// CHECK-SAME: %[[FLAG:[a-z0-9]+]]: i1, %{{.*}}: i32) -> tensor<8xf32>
+// CHECK: %[[PAD:.*]] = arith.select %[[FLAG]], %{{.*}}, %{{.*}} : tensor<8xf32>
+// CHECK: tt.load %{{.*}}, %{{.*}}, %[[PAD]] : tensor<8x!tt.ptr<f32>>
+// CHECK-NOT: tensordesc
+module {
+  tt.func public @chosen(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>, %m: i32, %i: i32, %c: i1) {
+    %one = arith.constant 1 : i64
+    %d = scf.if %c -> (!tt.tensordesc<tensor<8xf32>>) {
+      %a = tt.make_tensor_descriptor %in, [%m], [%one] {padding = 2 : i32} : !tt.ptr<f32>, !tt.tensordesc<tensor<8xf32>>
+      scf.yield %a : !tt.tensordesc<tensor<8xf32>>
+    } else {
+      %b = tt.make_tensor_descriptor %in, [%m], [%one] : !tt.ptr<f32>, !tt.tensordesc<tensor<8xf32>>
+      scf.yield %b : !tt.tensordesc<tensor<8xf32>>
+    }
+    %v = tt.call @load_block(%d, %i) : (!tt.tensordesc<tensor<8xf32>>, i32) -> tensor<8xf32>
+    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %p = tt.splat %out : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+    %q = tt.addptr %p, %r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+    tt.store %q, %v : tensor<8x!tt.ptr<f32>>
+    tt.return
+  }
+  tt.func private @load_block(%d: !tt.tensordesc<tensor<8xf32>>, %i: i32) -> tensor<8xf32> attributes {noinline = true} {
+    %v = tt.descriptor_load %d[%i] : !tt.tensordesc<tensor<8xf32>> -> tensor<8xf32>
+    tt.return %v : tensor<8xf32>
+  }
+}

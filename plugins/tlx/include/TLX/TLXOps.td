@@ -356,6 +356,23 @@ def TLX_AsyncTaskReplicaIdOp : TLX_Op<"async_task_replica_id", [Pure]> {
   let hasVerifier = 1;
 }
 
+// Not Pure: the value differs between the tasks of a program (on the CPU
+// each task stands for its first thread), so an id must not be merged with
+// or hoisted out of one computed in another task.
+def TLX_ThreadIdOp : TLX_Op<"thread_id", [
+    MemoryEffects<[MemRead<TLX_LocalMemory>]>]> {
+  let summary = "the executing thread's index in its block along `axis`";
+  let description = [{
+    threadIdx.x/y/z on a GPU (blocks are one-dimensional, so axes 1 and 2
+    are 0). On the CPU a program's task runs as its first thread: the id is
+    the first thread of the task's warps (0 in the default task).
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>,
+                                              IntMaxValue<2>]>:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict";
+}
+
 def TLX_Clock64Op : TLX_Op<"clock64", [
     MemoryEffects<[MemRead<TLX_LocalMemory>, MemWrite<TLX_LocalMemory>]>]> {
   let summary = "a 64-bit clock";

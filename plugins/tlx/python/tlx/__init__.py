@@ -30,7 +30,7 @@ from .mem_ops import (async_load, async_load_commit_group,
                       local_reinterpret, local_slice, local_store,
                       local_trans, local_view)
 from .mma_ops import async_dot, async_dot_wait
-from .utility import clock64, dtype_of, size_of
+from .utility import clock64, dtype_of, size_of, thread_id
 
 __all__ = [
     "alloc_barriers", "async_descriptor_load", "async_descriptor_store",
@@ -43,5 +43,5 @@ __all__ = [
     "async_load_wait_group", "async_token", "async_token_type",
     "buffered_tensor", "buffered_tensor_type", "dtype_of", "local_alloc",
     "local_load", "local_reinterpret", "local_slice", "local_store",
-    "local_trans", "local_view", "size_of", "storage_kind",
+    "local_trans", "local_view", "size_of", "storage_kind", "thread_id",
 ]

@@ -39,3 +39,17 @@ def size_of(dtype, _semantic=None, _generator=None):
 def clock64(_semantic=None, _generator=None):
     """A 64-bit clock (cycles on a GPU; nanoseconds on the CPU)."""
     return emit(_generator, "tlx.clock64", [], [core.int64])[0]
+
+
+@tlx_builtin
+def thread_id(axis, _semantic=None, _generator=None):
+    """The executing thread's index in its block along `axis` (0, 1 or 2):
+    threadIdx on a GPU; on the CPU, where a task runs as one thread, the
+    first thread of the task's warps (0 outside tasks)."""
+    axis = unwrap(axis)
+    if not isinstance(axis, int) or isinstance(axis, bool) or \
+            axis not in (0, 1, 2):
+        raise ValueError("tlx.thread_id(): axis must be 0, 1 or 2, got %r"
+                         % (axis,))
+    return emit(_generator, "tlx.thread_id", [], [core.int32],
+                props={"axis": axis})[0]
