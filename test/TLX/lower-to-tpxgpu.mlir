@@ -163,11 +163,12 @@ tt.func @slice(%p: tensor<64x64x!tt.ptr<f16>>) -> tensor<64x32xf16> {
 
 // -----
 
-// thread_id: the hardware thread index.
+// thread_id: the hardware thread index, read by inline PTX (a partition's
+// nvvm tid.x reads count from its first thread).
 // CHECK-LABEL: tt.func @thread_ids
-// CHECK: nvvm.read.ptx.sreg.tid.x : i32
-// CHECK: nvvm.read.ptx.sreg.tid.y : i32
-// CHECK: nvvm.read.ptx.sreg.tid.z : i32
+// CHECK: llvm.inline_asm "mov.u32 $0, %tid.x;", "=r"  : () -> i32
+// CHECK: llvm.inline_asm "mov.u32 $0, %tid.y;", "=r"  : () -> i32
+// CHECK: llvm.inline_asm "mov.u32 $0, %tid.z;", "=r"  : () -> i32
 // CHECK-NOT: tlx.thread_id
 tt.func @thread_ids() -> i32 {
   %x = tlx.thread_id 0

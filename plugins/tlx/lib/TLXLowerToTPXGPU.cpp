@@ -879,22 +879,19 @@ LogicalResult Lowering::lower(Clock64Op op, OpBuilder &b) {
 }
 
 /// %tid.x/y/z: the hardware thread index, in a partition as outside it.
+/// Read by inline PTX: the warp_specialize lowering counts nvvm tid.x reads
+/// from a partition's first thread (for the layouts of its tensors), and
+/// TLX's id is the block's.
 LogicalResult Lowering::lower(ThreadIdOp op, OpBuilder &b) {
-  Location loc = op.getLoc();
-  Type i32 = b.getI32Type();
-  Value id;
-  switch (op.getAxis()) {
-  case 0:
-    id = NVVM::ThreadIdXOp::create(b, loc, i32);
-    break;
-  case 1:
-    id = NVVM::ThreadIdYOp::create(b, loc, i32);
-    break;
-  default:
-    id = NVVM::ThreadIdZOp::create(b, loc, i32);
-    break;
-  }
-  op.replaceAllUsesWith(id);
+  static constexpr const char *kAsm[] = {"mov.u32 $0, %tid.x;",
+                                         "mov.u32 $0, %tid.y;",
+                                         "mov.u32 $0, %tid.z;"};
+  auto read = LLVM::InlineAsmOp::create(
+      b, op.getLoc(), TypeRange(b.getI32Type()), ValueRange(),
+      kAsm[op.getAxis()], "=r", /*has_side_effects=*/false,
+      /*is_align_stack=*/false, LLVM::TailCallKind::None,
+      /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr);
+  op.replaceAllUsesWith(read.getResult(0));
   return success();
 }
 

@@ -170,7 +170,7 @@ static const TpxPassInfo kPasses[] = {
         runLowerToTPXGPU,
         nullptr,
         dependOn<tpx::tpxgpu::TPXGPUDialect, mlir::arith::ArithDialect,
-                 mlir::NVVM::NVVMDialect>,
+                 mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect>,
     }};
 
 /// The `tlx` extension: where each target lowers TLX.
