@@ -547,6 +547,18 @@ def test_thread_id_on_the_cpu():
 
 
 @tpx.jit
+def cluster_kernel(out_ptr):
+    tl.store(out_ptr, tlx.cluster_cta_rank())
+    tl.store(out_ptr + 1, tlx.cluster_size_1d())
+
+
+def test_every_cta_is_a_cluster_of_one():
+    out = np.full(2, -1, np.int32)
+    cluster_kernel[(2,)](out)
+    assert list(out) == [0, 1]
+
+
+@tpx.jit
 def bad_thread_id_kernel(out_ptr):
     tl.store(out_ptr, tlx.thread_id(3))
 

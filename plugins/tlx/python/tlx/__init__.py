@@ -30,13 +30,15 @@ from .mem_ops import (async_load, async_load_commit_group,
                       local_reinterpret, local_slice, local_store,
                       local_trans, local_view)
 from .mma_ops import async_dot, async_dot_wait
-from .utility import clock64, dtype_of, size_of, thread_id
+from .utility import (clock64, cluster_cta_rank, cluster_size_1d,
+                      dtype_of, size_of, thread_id)
 
 __all__ = [
     "alloc_barriers", "async_descriptor_load", "async_descriptor_store",
     "async_descriptor_store_wait", "async_task", "async_task_replica_id",
     "async_tasks", "barrier_arrive", "barrier_expect_bytes", "barrier_wait",
-    "clock64", "fence_async_shared", "make_tensor_descriptor", "mbarrier",
+    "clock64", "cluster_cta_rank", "cluster_size_1d", "fence_async_shared",
+    "make_tensor_descriptor", "mbarrier",
     "named_barrier_arrive", "named_barrier_wait",
     "mbarrier_type",
     "async_dot", "async_dot_wait", "async_load", "async_load_commit_group",

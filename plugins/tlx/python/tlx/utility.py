@@ -53,3 +53,17 @@ def thread_id(axis, _semantic=None, _generator=None):
                          % (axis,))
     return emit(_generator, "tlx.thread_id", [], [core.int32],
                 props={"axis": axis})[0]
+
+
+# tpx launches no thread-block clusters (TLX's `ctas_per_cga` is not
+# provided): every CTA is a cluster of one.
+@tlx_builtin
+def cluster_cta_rank(_semantic=None, _generator=None):
+    """This CTA's rank in its cluster: 0, as every cluster is one CTA."""
+    return _semantic.constant(0, core.int32)
+
+
+@tlx_builtin
+def cluster_size_1d(_semantic=None, _generator=None):
+    """The CTAs in this CTA's cluster: 1 (no clusters are launched)."""
+    return _semantic.constant(1, core.int32)
