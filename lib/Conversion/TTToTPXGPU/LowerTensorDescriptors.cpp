@@ -148,27 +148,58 @@ struct MakeTensorDescConversion : OpConversionPattern<tt::MakeTensorDescOp> {
   }
 };
 
-/// Loads, stores and reductions of a whole block at `indices`.
-template <typename Op> struct BlockAccessConversion : OpConversionPattern<Op> {
+/// The accesses through a descriptor: loads, stores and reductions of a
+/// whole block at `indices`; gathers and scatters of rows `xOffsets`
+/// (columns from `yOffset`) of a descriptor with 1 x W blocks.
+template <typename Op>
+struct DescriptorAccessConversion : OpConversionPattern<Op> {
   using OpConversionPattern<Op>::OpConversionPattern;
   using OneToNOpAdaptor =
       typename Op::template GenericAdaptor<ArrayRef<ValueRange>>;
+  static constexpr bool isLoad = std::is_same_v<Op, tt::DescriptorLoadOp>;
+  static constexpr bool isGather = std::is_same_v<Op, tt::DescriptorGatherOp>;
+  static constexpr bool isScatter = std::is_same_v<Op, tt::DescriptorScatterOp>;
+  static constexpr bool isStore =
+      std::is_same_v<Op, tt::DescriptorStoreOp> || isScatter;
+
   LogicalResult
   matchAndRewrite(Op op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<tt::TensorDescType>(op.getDesc().getType());
-    DescriptorParts parts =
-        getParts(adaptor.getDesc(), type, flattenParts(adaptor.getIndices()),
-                 type.getBlockType());
+    DescriptorParts parts;
+    if constexpr (isGather || isScatter) {
+      RankedTensorType tile;
+      if constexpr (isGather)
+        tile = op.getType();
+      else
+        tile = op.getSrc().getType();
+      Value zero =
+          arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 0);
+      parts = getParts(adaptor.getDesc(), type,
+                       {zero, adaptor.getYOffset().front()}, tile);
+      parts.block.rows = adaptor.getXOffsets().front();
+    } else {
+      parts = getParts(adaptor.getDesc(), type,
+                       flattenParts(adaptor.getIndices()), type.getBlockType());
+    }
     auto [pointers, mask] = getAccess(rewriter, loc, parts.block);
-    if constexpr (std::is_same_v<Op, tt::DescriptorLoadOp>) {
+    if constexpr (isLoad || isGather) {
+      // Rows a gather reads out of bounds are zeros, as TMA's gather gives
+      // (whatever the descriptor's padding).
+      Value padding =
+          isGather ? buildPadding(rewriter, loc, op.getType(), /*nan=*/false)
+                   : getPadding(rewriter, loc, op.getType(), parts.nan);
+      tt::CacheModifier cache = tt::CacheModifier::NONE;
+      tt::EvictionPolicy evict = tt::EvictionPolicy::NORMAL;
+      if constexpr (isLoad) {
+        cache = op.getCache();
+        evict = op.getEvict();
+      }
       rewriter.replaceOpWithNewOp<tt::LoadOp>(
-          op, pointers, mask,
-          getPadding(rewriter, loc, op.getType(), parts.nan),
-          ArrayRef<int32_t>{}, /*padding=*/nullptr, op.getCache(),
-          op.getEvict(), /*isVolatile=*/false);
-    } else if constexpr (std::is_same_v<Op, tt::DescriptorStoreOp>) {
+          op, pointers, mask, padding, ArrayRef<int32_t>{},
+          /*padding=*/nullptr, cache, evict, /*isVolatile=*/false);
+    } else if constexpr (isStore) {
       tt::StoreOp::create(rewriter, loc, pointers, adaptor.getSrc().front(),
                           mask);
       rewriter.eraseOp(op);
@@ -179,45 +210,6 @@ template <typename Op> struct BlockAccessConversion : OpConversionPattern<Op> {
           *getReduceAtomic(op.getKind(), srcType.getElementType()), pointers,
           adaptor.getSrc().front(), mask, tt::MemSemantic::RELAXED,
           tt::MemSyncScope::GPU);
-      rewriter.eraseOp(op);
-    }
-    return success();
-  }
-};
-
-/// Rows `xOffsets` (columns from `yOffset`) of a descriptor with 1 x W
-/// blocks: descriptor gather and scatter.
-template <typename Op> struct GatherAccessConversion : OpConversionPattern<Op> {
-  using OpConversionPattern<Op>::OpConversionPattern;
-  using OneToNOpAdaptor =
-      typename Op::template GenericAdaptor<ArrayRef<ValueRange>>;
-  LogicalResult
-  matchAndRewrite(Op op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto type = cast<tt::TensorDescType>(op.getDesc().getType());
-    RankedTensorType tileType;
-    if constexpr (std::is_same_v<Op, tt::DescriptorGatherOp>)
-      tileType = op.getType();
-    else
-      tileType = op.getSrc().getType();
-    Value zero =
-        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 0);
-    DescriptorParts parts =
-        getParts(adaptor.getDesc(), type, {zero, adaptor.getYOffset().front()},
-                 tileType);
-    parts.block.rows = adaptor.getXOffsets().front();
-    auto [pointers, mask] = getAccess(rewriter, loc, parts.block);
-    if constexpr (std::is_same_v<Op, tt::DescriptorGatherOp>) {
-      // Rows out of bounds read zeros, as TMA's gather does (whatever the
-      // descriptor's padding).
-      rewriter.replaceOpWithNewOp<tt::LoadOp>(
-          op, pointers, mask, buildPadding(rewriter, loc, tileType, false),
-          ArrayRef<int32_t>{}, /*padding=*/nullptr, tt::CacheModifier::NONE,
-          tt::EvictionPolicy::NORMAL, /*isVolatile=*/false);
-    } else {
-      tt::StoreOp::create(rewriter, loc, pointers, adaptor.getSrc().front(),
-                          mask);
       rewriter.eraseOp(op);
     }
     return success();
@@ -262,12 +254,12 @@ struct LowerTensorDescriptorsPass
         });
     RewritePatternSet patterns(context);
     patterns.add<MakeTensorDescConversion,
-                 BlockAccessConversion<tt::DescriptorLoadOp>,
-                 BlockAccessConversion<tt::DescriptorStoreOp>,
-                 BlockAccessConversion<tt::DescriptorReduceOp>,
-                 GatherAccessConversion<tt::DescriptorGatherOp>,
-                 GatherAccessConversion<tt::DescriptorScatterOp>>(converter,
-                                                                  context);
+                 DescriptorAccessConversion<tt::DescriptorLoadOp>,
+                 DescriptorAccessConversion<tt::DescriptorStoreOp>,
+                 DescriptorAccessConversion<tt::DescriptorReduceOp>,
+                 DescriptorAccessConversion<tt::DescriptorGatherOp>,
+                 DescriptorAccessConversion<tt::DescriptorScatterOp>>(converter,
+                                                                      context);
     // What else touches a descriptor stays, for the coverage check to name.
     (void)convertBlockValues(
         getOperation(), converter, std::move(patterns), canConvert,
