@@ -9,6 +9,8 @@
 // (scf.for/while/if, tt.reduce/scan) are handled at their boundaries.
 //
 //===----------------------------------------------------------------------===//
+#include "ScaleGroups.h"
+
 #include "tpx/Analysis/AxisInfo.h"
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
 #include "tpx/Conversion/TTToTPXGPU/WarpGroupDots.h"
@@ -420,6 +422,13 @@ void LayoutAssigner::processMemoryAccess(Operation *op) {
           : getDefaultBlockedLayout(context, pointers.getShape(),
                                     pointers.getElementType(), numWarps,
                                     threadsPerWarp, order, maxVector);
+  // A dot_scaled operand: each thread's elements in as few scale groups
+  // as the layout allows (ScaleGroups.h).
+  if (auto load = dyn_cast<tt::LoadOp>(op))
+    if (auto blocked = dyn_cast<BlockedEncodingAttr>(layout))
+      if (std::optional<ScaleGroups> groups = getScaleGroups(load))
+        layout =
+            keepScaleGroupsInThreads(blocked, pointers.getShape(), *groups);
   for (OpOperand &operand : op->getOpOperands())
     if (isa<RankedTensorType>(operand.get().getType()))
       convertOperand(op, operand.getOperandNumber(), layout);
