@@ -88,6 +88,35 @@ def test_helper_functions():
 
 
 @tpx.jit
+def add_annotated(x, N: tl.constexpr, offs: tl.constexpr):
+    # Annotated constexpr, given run-time values and tensors: as in Triton,
+    # a helper is specialized by what it is given (06-fused-attention).
+    return x + N + offs
+
+
+@tpx.jit
+def first_of(shape):
+    return shape[0]
+
+
+@tpx.jit
+def helper_arguments_kernel(out_ptr, n, A: tl.constexpr, B: tl.constexpr):
+    offs = tl.arange(0, 4)
+    tl.store(out_ptr + offs, add_annotated(1, n, offs))
+    # Lists of constexprs: one specialization per list value; a list with a
+    # run-time scalar passes the scalar in.
+    tl.store(out_ptr + 4, first_of([A, 16]))
+    tl.store(out_ptr + 5, first_of([B, 16]))
+    tl.store(out_ptr + 6, first_of([n, 16]))
+
+
+def test_helper_arguments_are_specialized_by_value():
+    out = np.zeros(7, np.int32)
+    h.run(helper_arguments_kernel, (1,), out, 40, A=32, B=8)
+    assert list(out) == [41, 42, 43, 44, 32, 8, 40]
+
+
+@tpx.jit
 def int_div_mod(a_ptr, b_ptr, q_ptr, r_ptr):
     offs = tl.arange(0, 8)
     a = tl.load(a_ptr + offs)

@@ -37,8 +37,8 @@ from tpx.language.core import _unwrap_if_constexpr as _unwrap  # noqa
 
 def _is_compile_time(x):
     return not isinstance(x, tensor) and not (
-        isinstance(x, tuple) and any(isinstance(e, tensor)
-                                     for e in _flatten(x)))
+        isinstance(x, (tuple, list)) and any(isinstance(e, tensor)
+                                             for e in _flatten(x)))
 
 
 def _flatten(value):
@@ -1059,25 +1059,27 @@ class FunctionGenerator(ast.NodeVisitor):
                 bound[p.name] = constexpr(p.default) if isinstance(
                     p.default, (int, float, bool, str, type(None))) \
                     else p.default
+        # As in Triton, a called function is specialized by the values it
+        # is given: a `tl.constexpr` annotation matters only on a kernel's
+        # own parameters (06-fused-attention passes tensors and run-time
+        # values to annotated parameters of its helpers).
         values = [bound[p.name] for p in params]
-        for p, v in zip(params, values):
-            if p.is_constexpr and not _is_compile_time(v):
-                raise self.error(node, "argument '%s' of %s() is a "
-                                 "constexpr but got a tensor" %
-                                 (p.name, callee.__name__))
         return generate_call(self, callee, values, node)
 
 
 def _spec_key_part(value):
     if isinstance(value, tensor):
         return ("t", value.type.to_ir())
-    if isinstance(value, tuple):
-        return ("tuple",) + tuple(_spec_key_part(v) for v in value)
+    if isinstance(value, (tuple, list)):
+        return (type(value).__name__,) + tuple(_spec_key_part(v)
+                                               for v in value)
     raw = _unwrap(value)
     try:
         hash(raw)
         return ("c", type(raw).__name__, raw)
     except TypeError:
+        # By identity: generate_call keeps the object alive, so that its
+        # id is not reused by another value of a later call.
         return ("c", type(raw).__name__, id(raw))
 
 
@@ -1085,6 +1087,7 @@ def generate_call(caller, callee, values, node):
     """Emits (once per specialization) the callee's tt.func and a tt.call."""
     module = caller.module
     key = (callee, tuple(_spec_key_part(v) for v in values))
+    module.__dict__.setdefault("_call_values", []).append(values)
     if key not in module.functions:
         digest = hashlib.sha1(repr(key[1]).encode()).hexdigest()[:8]
         symbol = "%s__%s" % (callee.__name__, digest)
@@ -1137,7 +1140,7 @@ def emit_function(module, jit_fn, values, symbol, visibility,
     gen.return_blocks = {block}
     args = iter(block.args)
     for p, v in zip(jit_fn.params, values):
-        if isinstance(v, tensor) or (isinstance(v, tuple) and
+        if isinstance(v, tensor) or (isinstance(v, (tuple, list)) and
                                      not _is_compile_time(v)):
             tmpl = v
             leaves = [tensor(next(args), t.type) for t in _flatten(v)

@@ -12,8 +12,9 @@ first all compiled at once on a thread pool -- the front end runs one at a
 time, the C compile (most of the time) runs without the GIL, in parallel --
 and then each is benchmarked with `do_bench` (median of the 0.5/0.2/0.8
 quantiles, as Triton's). A config that raises OutOfResources (needs more
-shared memory, threads or registers than the device has) times as infinity
-and is skipped. The fastest config is remembered per key (and, with
+shared memory, threads or registers than the device has) or
+CompileTimeAssertionFailure (a `tl.static_assert` that fails for it) times
+as infinity and is skipped. The fastest config is remembered per key (and, with
 `cache_results=True`, on disk under $TPX_CACHE_DIR/autotune) and used for
 every later launch; `best_config` is the last one used.
 
@@ -221,9 +222,12 @@ class Autotuner(KernelInterface):
                 finally:
                     raise
             self.post_hook(full_nargs, exception=None)
+        # As Triton's: a config the device cannot hold, or whose
+        # tl.static_assert fails, is never the best one.
+        from tpx.language.debug import CompileTimeAssertionFailure
         try:
             return self.do_bench(kernel_call, quantiles=(0.5, 0.2, 0.8))
-        except OutOfResources:
+        except (OutOfResources, CompileTimeAssertionFailure):
             return [float("inf"), float("inf"), float("inf")]
 
     def _precompile(self, configs, args, kwargs):
