@@ -199,3 +199,15 @@ def test_set_allocator():
 
 def test_error_types_are_tpx_errors():
     assert issubclass(cuda_api.CudaError, TpxError)
+
+
+def test_internal_testing_answers_from_the_active_target():
+    import tpx._internal_testing as t
+    target = t.get_current_target()
+    assert t.is_cuda() == (target.backend == "cuda")
+    assert t.is_cpu() == (target.backend == "cpu")
+    if target.backend == "cpu":
+        assert not (t.is_hopper() or t.is_blackwell() or t.is_hip_cdna2() or
+                    t.supports_tma())
+    else:
+        assert t.is_hopper() == (target.arch // 10 == 9)
