@@ -547,6 +547,29 @@ def test_thread_id_on_the_cpu():
 
 
 @tpx.jit
+def replica_constexpr_kernel(out_ptr):
+    # Each replica's body is generated on its own: its id is a constexpr,
+    # usable where only compile-time values are (TLX's ping-pong kernels).
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tl.store(out_ptr, 1)
+        with tlx.async_task(num_warps=1, replicate=3):
+            cid: tl.constexpr = tlx.async_task_replica_id()
+            if cid == 2:
+                tl.store(out_ptr + 1 + cid, 100 + tl.arange(0, 1).sum())
+            else:
+                tl.store(out_ptr + 1 + cid, cid * 10)
+
+
+def test_replica_id_is_a_constexpr():
+    out = np.full(4, -1, np.int32)
+    text = h.ttir(replica_constexpr_kernel, out)
+    assert text.count("tlx.async_task") == 1 + 4  # tasks + three replicas
+    replica_constexpr_kernel[(1,)](out)
+    assert list(out) == [1, 0, 10, 100]
+
+
+@tpx.jit
 def cluster_kernel(out_ptr):
     tl.store(out_ptr, tlx.cluster_cta_rank())
     tl.store(out_ptr + 1, tlx.cluster_size_1d())

@@ -388,23 +388,43 @@ class FunctionGenerator(ast.NodeVisitor):
         # op with a `with` block, such as tlx.async_task) makes the body's
         # names local to it: their values live in the region and do not
         # dominate what follows, so they are dropped at the end, as an
-        # scf.if's branches drop theirs.
+        # scf.if's branches drop theirs. A manager with __tpx_copies__ (the
+        # only item of its `with`) has its body generated that many times,
+        # entered and exited each time (tlx.async_task(replicate=N): a task
+        # per replica, whose replica id is a constexpr).
+        if len(node.items) == 1:
+            manager = self._with_manager(node.items[0])
+            count = getattr(manager, "__tpx_copies__", None)
+            copies = 1 if count is None else count(_semantic=self.semantic,
+                                                   _generator=self)
+            for _ in range(copies):
+                self._generate_with(node, [manager])
+            return
+        self._generate_with(node, None)
+
+    def _with_manager(self, item):
+        manager = self.visit(item.context_expr)
+        if getattr(manager, "__tpx_enter__", None) is None:
+            raise self.error(item.context_expr, "%r cannot be used in "
+                             "`with` in a kernel" % (manager,),
+                             UnsupportedLanguageConstruct)
+        return manager
+
+    def _generate_with(self, node, managers):
+        """Enters each item's manager (visiting its expression first unless
+        `managers` are given), generates the body, exits them."""
         block, before = self.builder.block, dict(self.scope)
-        managers = []
-        for item in node.items:
-            manager = self.visit(item.context_expr)
-            enter = getattr(manager, "__tpx_enter__", None)
-            if enter is None:
-                raise self.error(item.context_expr, "%r cannot be used in "
-                                 "`with` in a kernel" % (manager,),
-                                 UnsupportedLanguageConstruct)
-            result = enter(_semantic=self.semantic, _generator=self)
+        entered = []
+        for i, item in enumerate(node.items):
+            manager = managers[i] if managers else self._with_manager(item)
+            result = manager.__tpx_enter__(_semantic=self.semantic,
+                                           _generator=self)
             if item.optional_vars is not None:
                 self.assign(item.optional_vars, result)
-            managers.append(manager)
+            entered.append(manager)
         in_region = self.builder.block is not block
         self.visit_statements(node.body)
-        for manager in reversed(managers):
+        for manager in reversed(entered):
             manager.__tpx_exit__(_semantic=self.semantic, _generator=self)
         if in_region:
             self.scope = before

@@ -22,6 +22,10 @@ class _Region:
         self.attrs = attrs
         self.check = check
 
+    def __tpx_copies__(self, _semantic=None, _generator=None):
+        """How many times the `with` body is generated: once per replica."""
+        return getattr(self, "replicas", 1)
+
     def __tpx_enter__(self, _semantic=None, _generator=None):
         self.check(_generator)
         builder = _generator.builder
@@ -99,28 +103,45 @@ def async_task(*args, num_warps=None, num_regs=None, replicate=1,
         attrs["isDefault"] = Raw("unit")
     elif num_warps is None:
         raise ValueError("tlx.async_task() needs num_warps (or \"default\")")
+    if not isinstance(replicate, int) or isinstance(replicate, bool) or \
+            replicate < 1:
+        raise ValueError("tlx.async_task(): replicate must be a positive "
+                         "int, got %r" % (replicate,))
+    if is_default and replicate != 1:
+        raise ValueError("tlx.async_task(\"default\") cannot be replicated")
     if num_warps is not None:
         attrs["numWarps"] = int(num_warps)
     if num_regs is not None:
         attrs["numRegs"] = int(num_regs)
-    if replicate != 1:
-        attrs["replicate"] = int(replicate)
-    if start is not None:
-        attrs["warpGroupStartId"] = int(start)
+
+    region = _Region("tlx.async_task", attrs, None)
+    region.warps = None if is_default else int(num_warps)
+    # Each replica is a task of its own, its body generated once per
+    # replica (the `with` runs __tpx_copies__ times): the replica id is a
+    # constexpr there, as TLX's code generator makes it. Replica r sits at
+    # warp_group_start_id + r x num_warps when the kernel places its tasks;
+    # otherwise the placement keeps equal tasks side by side.
+    region.replicas = int(replicate)
+    region.replica = -1
 
     def check(generator):
         scopes = _state(generator)
         if not scopes or scopes[-1].op_name != "tlx.async_tasks":
             raise ValueError("tlx.async_task() must be used directly inside "
                              "`with tlx.async_tasks():`")
+        region.replica = (region.replica + 1) % region.replicas
+        region.attrs = dict(attrs)
+        if start is not None:
+            region.attrs["warpGroupStartId"] = \
+                int(start) + region.replica * int(num_warps)
         if not is_default:
             task = type("task", (), {})()
-            task.warps, task.replicate, task.start = \
-                int(num_warps), int(replicate), start
+            task.warps, task.replicate = int(num_warps), 1
+            task.start = None if start is None else \
+                region.attrs["warpGroupStartId"]
             scopes[-1].tasks.append(task)
 
-    region = _Region("tlx.async_task", attrs, check)
-    region.warps = None if is_default else int(num_warps)
+    region.check = check
     return region
 
 
@@ -140,6 +161,10 @@ def current_threads(semantic, generator):
 
 @tlx_builtin
 def async_task_replica_id(_semantic=None, _generator=None):
-    """Which copy of a replicated task is running (0 .. replicate-1)."""
-    return emit(_generator, "tlx.async_task_replica_id", [],
-                [core.int32])[0]
+    """Which copy of a replicated task is running (0 .. replicate-1), as a
+    constexpr: each replica's body is generated on its own."""
+    for scope in reversed(_state(_generator)):
+        if scope.op_name == "tlx.async_task":
+            return core.constexpr(scope.replica)
+    raise ValueError("tlx.async_task_replica_id() must be used inside "
+                     "`with tlx.async_task(...)`")
