@@ -131,6 +131,41 @@ def test_dot_scaled_e5m2_e2m1_rhs_packed(tmp_path):
                     "--tpxgpu-decompose-scaled-dots")
 
 
+def test_dot_scaled_nvfp4_e4m3_scales(tmp_path):
+    # nvfp4: e2m1 operands (packed along K) with e4m3 scales, one per 16
+    # elements of K (the scale tensors' second dimension says the group).
+    from test_fp8 import decode
+    M, K, N = 16, 64, 16
+    G = K // 16
+    body = load2d("%a", "a_ptr", "i8", M, K // 2) + load2d("%as", "as_ptr", "f8E4M3FN", M, G)
+    body += load2d("%b", "b_ptr", "i8", K // 2, N) + load2d("%bs", "bs_ptr", "f8E4M3FN", N, G)
+    body += f"    %z = arith.constant dense<0.0> : tensor<{M}x{N}xf32>\n"
+    body += (f"    %d = tt.dot_scaled %a scale %as, %b scale %bs, %z lhs = e2m1 rhs = e2m1 {{fastMath = false}} : "
+             f"tensor<{M}x{K//2}xi8>, tensor<{M}x{G}xf8E4M3FN> * tensor<{K//2}x{N}xi8>, tensor<{N}x{G}xf8E4M3FN> -> tensor<{M}x{N}xf32>\n")
+    body += store2d("d_ptr", "f32", M, N, "%d", "d")
+    ttir = kernel("dot_nvfp4", [("a_ptr", "!tt.ptr<i8>"), ("as_ptr", "!tt.ptr<f8E4M3FN>"),
+                                ("b_ptr", "!tt.ptr<i8>"), ("bs_ptr", "!tt.ptr<f8E4M3FN>"),
+                                ("d_ptr", "!tt.ptr<f32>")], body)
+    anib = rng.integers(0, 16, (M, K)).astype(np.uint8)
+    apacked = (anib[:, 0::2] | (anib[:, 1::2] << 4)).astype(np.uint8)
+    aval = np.where(anib & 8, -1, 1) * E2M1[anib & 7]
+    bnib = rng.integers(0, 16, (K, N)).astype(np.uint8)
+    bpacked = (bnib[0::2, :] | (bnib[1::2, :] << 4)).astype(np.uint8)
+    bval = np.where(bnib & 8, -1, 1) * E2M1[bnib & 7]
+    # Positive e4m3 scales from 1/8 to 8 (codes 0x20 .. 0x50).
+    as_ = rng.integers(0x20, 0x51, (M, G)).astype(np.uint8)
+    bs = rng.integers(0x20, 0x51, (N, G)).astype(np.uint8)
+    asc = np.repeat(decode(as_, "e4m3"), 16, axis=1)
+    bsc = np.repeat(decode(bs, "e4m3"), 16, axis=1).T
+    want = ((aval * asc) @ (bval * bsc)).astype(np.float32)
+    args = [Buf(apacked.view(np.int8)), Buf(as_, dtype="f8e4m3fn"),
+            Buf(bpacked.view(np.int8)), Buf(bs, dtype="f8e4m3fn"),
+            Buf(np.zeros((M, N), np.float32), want, rtol=1e-5, atol=1e-5)]
+    check(tmp_path, "dot_nvfp4", ttir, args)
+    check_rewritten(tmp_path / "lowered", "dot_nvfp4", ttir, args,
+                    "--tpxgpu-decompose-scaled-dots")
+
+
 def test_extern_libdevice(tmp_path):
     n = 64
     fns = [("__nv_expf", np.exp), ("__nv_logf", np.log), ("__nv_erff", np.vectorize(math.erf)),

@@ -33,14 +33,17 @@ struct DotOpLowering : public OpConversionPattern<tt::DotOp> {
   matchAndRewrite(tt::DotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value a = prepareOperand(rewriter, loc, adaptor.getA(), op.getA().getType());
-    Value b = prepareOperand(rewriter, loc, adaptor.getB(), op.getB().getType());
+    Value a =
+        prepareOperand(rewriter, loc, adaptor.getA(), op.getA().getType());
+    Value b =
+        prepareOperand(rewriter, loc, adaptor.getB(), op.getB().getType());
     Value c = adaptor.getC();
     Value result;
     if (op.getType().getRank() == 3)
-      result = linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{c.getType()},
-                                             ValueRange{a, b}, ValueRange{c})
-                   .getResult(0);
+      result =
+          linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{c.getType()},
+                                        ValueRange{a, b}, ValueRange{c})
+              .getResult(0);
     else
       result = linalg::MatmulOp::create(rewriter, loc, TypeRange{c.getType()},
                                         ValueRange{a, b}, ValueRange{c})
@@ -85,19 +88,21 @@ static Value decodeScaledElement(OpBuilder &b, Location loc, Value value,
 }
 
 /// tt.dot_scaled: operands are unpacked (two e2m1 values per byte along K),
-/// decoded to f32, multiplied by their e8m0 block scales (one per 32
-/// elements of K) and fed to linalg.matmul.
+/// decoded to f32, multiplied by their block scales (e8m0, one per 32
+/// elements of K; or e4m3, nvfp4's, one per 16) and fed to linalg.matmul.
 struct DotScaledOpLowering : public OpConversionPattern<tt::DotScaledOp> {
   using OpConversionPattern::OpConversionPattern;
 
   /// operand[m, k] for a (`isLhs`) or operand[k, n] for b, as f32 [rows x
-  /// cols] of the logical (unpacked) shape.
+  /// cols] of the logical (unpacked) shape. `scaleElement` is the scale's
+  /// element type before conversion (fp8 travels as i8).
   Value decodeOperand(OpBuilder &b, Location loc, Value packed, Value scale,
-                      tt::ScaleDotElemType format, bool isLhs, bool kPack,
-                      int64_t m, int64_t n, int64_t k) const {
+                      Type scaleElement, tt::ScaleDotElemType format,
+                      bool isLhs, bool kPack, int64_t m, int64_t n,
+                      int64_t k) const {
     bool isFp4 = format == tt::ScaleDotElemType::E2M1;
-    SmallVector<int64_t> shape = isLhs ? SmallVector<int64_t>{m, k}
-                                       : SmallVector<int64_t>{k, n};
+    SmallVector<int64_t> shape =
+        isLhs ? SmallVector<int64_t>{m, k} : SmallVector<int64_t>{k, n};
     auto type = RankedTensorType::get(shape, b.getF32Type());
     Value init = createEmptyTensor(b, loc, type);
     return buildLoopNest(
@@ -126,19 +131,28 @@ struct DotScaledOpLowering : public OpConversionPattern<tt::DotScaledOp> {
           }
           Value value = decodeScaledElement(lb, l, raw, format);
           if (scale) {
-            // Scale rows are M (lhs) or N (rhs); columns are K / 32.
+            // Scale rows are M (lhs) or N (rhs); columns are K / group
+            // (32 for mx formats, 16 for nvfp4's e4m3 scales).
             Value row = isLhs ? at[0] : at[1];
             Value kIndex = isLhs ? at[1] : at[0];
+            int64_t groups =
+                cast<RankedTensorType>(scale.getType()).getDimSize(1);
             Value group = arith::DivUIOp::create(
-                lb, l, kIndex, arith::ConstantIndexOp::create(lb, l, 32));
-            Value s = tensor::ExtractOp::create(lb, l, scale,
-                                                ValueRange{row, group});
-            // e8m0: 2^(s - 127), built directly as the f32 exponent field.
-            Value bits = arith::ShLIOp::create(
-                lb, l, arith::ExtUIOp::create(lb, l, lb.getI32Type(), s),
-                arith::ConstantIntOp::create(lb, l, lb.getI32Type(), 23));
-            Value factor =
-                arith::BitcastOp::create(lb, l, lb.getF32Type(), bits);
+                lb, l, kIndex,
+                arith::ConstantIndexOp::create(lb, l, k / groups));
+            Value s =
+                tensor::ExtractOp::create(lb, l, scale, ValueRange{row, group});
+            Value factor;
+            if (isa<Float8E4M3FNType>(scaleElement)) {
+              factor =
+                  decodeScaledElement(lb, l, s, tt::ScaleDotElemType::E4M3);
+            } else {
+              // e8m0: 2^(s - 127), built directly as the f32 exponent field.
+              Value bits = arith::ShLIOp::create(
+                  lb, l, arith::ExtUIOp::create(lb, l, lb.getI32Type(), s),
+                  arith::ConstantIntOp::create(lb, l, lb.getI32Type(), 23));
+              factor = arith::BitcastOp::create(lb, l, lb.getF32Type(), bits);
+            }
             value = arith::MulFOp::create(lb, l, value, factor);
           }
           return SmallVector<Value>{
@@ -161,14 +175,18 @@ struct DotScaledOpLowering : public OpConversionPattern<tt::DotScaledOp> {
     int64_t ka = op.getA().getType().getDimSize(1);
     bool aFp4 = op.getAElemType() == tt::ScaleDotElemType::E2M1;
     int64_t k = (aFp4 && op.getLhsKPack()) ? 2 * ka : ka;
+    auto scaleElement = [](Value scale) {
+      return scale ? getElementTypeOrSelf(scale.getType()) : Type();
+    };
     Value a = decodeOperand(rewriter, loc, adaptor.getA(), adaptor.getAScale(),
-                            op.getAElemType(), true, op.getLhsKPack(), m, n, k);
+                            scaleElement(op.getAScale()), op.getAElemType(),
+                            true, op.getLhsKPack(), m, n, k);
     Value b = decodeOperand(rewriter, loc, adaptor.getB(), adaptor.getBScale(),
-                            op.getBElemType(), false, op.getRhsKPack(), m, n, k);
-    Value result = linalg::MatmulOp::create(rewriter, loc,
-                                            TypeRange{adaptor.getC().getType()},
-                                            ValueRange{a, b},
-                                            ValueRange{adaptor.getC()})
+                            scaleElement(op.getBScale()), op.getBElemType(),
+                            false, op.getRhsKPack(), m, n, k);
+    Value result = linalg::MatmulOp::create(
+                       rewriter, loc, TypeRange{adaptor.getC().getType()},
+                       ValueRange{a, b}, ValueRange{adaptor.getC()})
                        .getResult(0);
     rewriter.replaceOp(op, result);
     return success();

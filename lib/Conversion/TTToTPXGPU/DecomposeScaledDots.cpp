@@ -188,13 +188,21 @@ Value ScaledDotBuilder::decode(Value operand, tt::ScaleDotElemType format,
 Value ScaledDotBuilder::scaleFactors(Value scale, bool isLhs, int64_t k) {
   auto type = cast<RankedTensorType>(scale.getType());
   Type i8 = b.getI8Type();
-  if (type.getElementType() != i8)
-    scale = tt::BitcastOp::create(b, loc, typeLike(scale, i8), scale);
-  Value wide =
-      arith::ExtUIOp::create(b, loc, typeLike(scale, b.getI16Type()), scale);
-  Value bits = arith::ShLIOp::create(b, loc, wide, splat(wide, 7));
   Type bf16 = b.getBF16Type();
-  Value factors = tt::BitcastOp::create(b, loc, typeLike(bits, bf16), bits);
+  Value factors;
+  if (isa<Float8E4M3FNType>(type.getElementType())) {
+    // nvfp4's e4m3 scales (one per 16 of K): exact in bf16, and so is their
+    // product with an fp4 or fp8 value (at most 8 significant bits).
+    factors = tt::FpToFpOp::create(b, loc, typeLike(scale, bf16), scale,
+                                   /*rounding=*/nullptr);
+  } else {
+    if (type.getElementType() != i8)
+      scale = tt::BitcastOp::create(b, loc, typeLike(scale, i8), scale);
+    Value wide =
+        arith::ExtUIOp::create(b, loc, typeLike(scale, b.getI16Type()), scale);
+    Value bits = arith::ShLIOp::create(b, loc, wide, splat(wide, 7));
+    factors = tt::BitcastOp::create(b, loc, typeLike(bits, bf16), bits);
+  }
   int64_t rows = type.getDimSize(0), groups = type.getDimSize(1);
   Value column = tt::ExpandDimsOp::create(
       b, loc, RankedTensorType::get({rows, groups, 1}, bf16), factors,
