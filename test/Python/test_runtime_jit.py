@@ -534,6 +534,29 @@ def test_out_of_bounds_writes_are_launch_errors_on_the_cpu(monkeypatch):
     assert (x == 1).all()
 
 
+@triton.jit
+def pointer_table_kernel(table_ptr, out_ptr, BLOCK: tl.constexpr):
+    # The grouped GEMM's pattern: addresses of buffers that are not kernel
+    # arguments, loaded from a table and cast to pointers.
+    g = tl.program_id(0)
+    src = tl.load(table_ptr + g).to(tl.pointer_type(tl.float32))
+    offsets = tl.arange(0, BLOCK)
+    tl.store(out_ptr + g * BLOCK + offsets, tl.load(src + offsets) + g)
+
+
+def test_pointers_from_integers_are_not_bounds_checked(monkeypatch):
+    """The check knows the buffer arguments only: a pointer made from an
+    integer may point anywhere the program owns, so its accesses run
+    unchecked (argument-derived ones stay checked, as above)."""
+    monkeypatch.delenv("TPX_CPU_BOUNDS_CHECK", raising=False)
+    sources = [np.full(8, 10.0 * i, np.float32) for i in range(3)]
+    table = np.array([a.ctypes.data for a in sources], np.int64)
+    out = np.zeros(24, np.float32)
+    pointer_table_kernel[(3,)](table, out, BLOCK=8)
+    want = np.concatenate([a + i for i, a in enumerate(sources)])
+    np.testing.assert_array_equal(out, want)
+
+
 @tpx.jit
 def _scaled_copy(out_ptr, x_ptr, n, SCALE: tl.constexpr,
                  BLOCK: tl.constexpr):

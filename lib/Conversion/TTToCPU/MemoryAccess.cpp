@@ -125,7 +125,8 @@ static bool accessesSharedMemory(Operation *op) {
 Value tpx::cpu::guardAccess(OpBuilder &b, Location loc, Operation *op,
                             Value mask, Value address, int64_t bytes,
                             bool isWrite, bool boundsCheck) {
-  if (!boundsCheck || accessesSharedMemory(op))
+  if (!boundsCheck || accessesSharedMemory(op) ||
+      op->hasAttr(kUncheckedProvenanceAttr))
     return mask;
   auto module = op->getParentOfType<ModuleOp>();
   Type i32 = b.getI32Type(), i64 = b.getI64Type();

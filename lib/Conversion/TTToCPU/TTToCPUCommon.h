@@ -104,6 +104,14 @@ mlir::Value createZero(mlir::OpBuilder &builder, mlir::Location loc,
                        mlir::Type type);
 
 /// Options of the lowering that patterns need.
+/// On a memory access whose pointer may come from an integer or from
+/// memory (PointerProvenance.cpp): the bounds check, which knows the buffer
+/// arguments only, skips it.
+constexpr const char *kUncheckedProvenanceAttr = "tpx.unchecked-provenance";
+
+/// Marks the accesses of `module` the bounds check cannot judge.
+void markUncheckedAccesses(mlir::ModuleOp module);
+
 struct CPULoweringOptions {
   /// Guard every element access with a runtime bounds check.
   bool boundsCheck = false;

@@ -102,6 +102,8 @@ struct ConvertTTToCPUPass
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
     threadGridArguments(module);
+    if (boundsCheck)
+      markUncheckedAccesses(module);
 
     CPUTypeConverter converter(context);
     ConversionTarget target(*context);
