@@ -3,7 +3,7 @@
 from tpx.compiler.ir import Raw
 from tpx.language import core
 
-from ._support import EXTENSION, emit, tlx_builtin, unwrap
+from ._support import EXTENSION, tlx_builtin, unwrap
 
 # Hopper: 1024 threads per block, 32 warps.
 _MAX_WARPS = 32

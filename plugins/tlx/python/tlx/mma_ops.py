@@ -2,11 +2,10 @@
 
 import os
 
-from tpx.compiler.ir import Raw
 from tpx.language import core
 from tpx.language.dot import _input_precision_enum
 
-from .types import buffered_tensor_type, is_buffer
+from .types import is_buffer
 from ._support import constexpr_int, emit, tlx_builtin, unwrap
 
 

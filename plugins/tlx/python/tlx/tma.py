@@ -1,6 +1,5 @@
 """TLX TMA: block copies through tensor descriptors, tracked by barriers."""
 
-from tpx.language import core
 from tpx.language.descriptor import tensor_descriptor_base
 
 from .barrier import _one_barrier
