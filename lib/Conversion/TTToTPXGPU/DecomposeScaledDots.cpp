@@ -194,7 +194,7 @@ Value ScaledDotBuilder::scaleFactors(Value scale, bool isLhs, int64_t k) {
     // nvfp4's e4m3 scales (one per 16 of K): exact in bf16, and so is their
     // product with an fp4 or fp8 value (at most 8 significant bits).
     factors = tt::FpToFpOp::create(b, loc, typeLike(scale, bf16), scale,
-                                   /*rounding=*/nullptr);
+                                   tt::RoundingModeAttr());
   } else {
     if (type.getElementType() != i8)
       scale = tt::BitcastOp::create(b, loc, typeLike(scale, i8), scale);

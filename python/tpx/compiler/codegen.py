@@ -151,6 +151,9 @@ class ModuleGenerator:
         self.file = file
         self.options = options
         self.functions = {}     # specialization key -> (symbol, results)
+        # The argument values of every call, kept alive: a key names an
+        # unhashable argument by id(), which must not be reused meanwhile.
+        self.call_values = []
         self.extra_text = []    # function texts from plugins (DSL ops)
         # Pipeline extensions the kernel's ops need (a plugin's lowering of
         # its dialect): the module's `tpx.pipeline` attribute.
@@ -1098,8 +1101,8 @@ def _spec_key_part(value):
         hash(raw)
         return ("c", type(raw).__name__, raw)
     except TypeError:
-        # By identity: generate_call keeps the object alive, so that its
-        # id is not reused by another value of a later call.
+        # By identity: the module keeps the object alive (call_values), so
+        # that its id is not reused by another value of a later call.
         return ("c", type(raw).__name__, id(raw))
 
 
@@ -1107,7 +1110,7 @@ def generate_call(caller, callee, values, node):
     """Emits (once per specialization) the callee's tt.func and a tt.call."""
     module = caller.module
     key = (callee, tuple(_spec_key_part(v) for v in values))
-    module.__dict__.setdefault("_call_values", []).append(values)
+    module.call_values.append(values)
     if key not in module.functions:
         digest = hashlib.sha1(repr(key[1]).encode()).hexdigest()[:8]
         symbol = "%s__%s" % (callee.__name__, digest)
