@@ -3,6 +3,7 @@
 set -euo pipefail
 packages=(cmake ninja-build ccache g++ git libgtest-dev
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+  lld-22 rocm-device-libs
   python3 python3-numpy python3-pytest python3-torch)
 missing=()
 for p in "${packages[@]}"; do

@@ -44,3 +44,9 @@ if config.have_cuda_toolkit:
     if cuobjdump:
         config.available_features.add("cuobjdump")
         config.substitutions.append(("%cuobjdump", cuobjdump))
+
+# The HIP runtime where ROCm is installed: tests of the no-runtime error
+# with the default library names do not apply there.
+import ctypes.util
+if ctypes.util.find_library("amdhip64"):
+    config.available_features.add("hip-runtime")

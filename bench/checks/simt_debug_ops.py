@@ -1,5 +1,5 @@
 """tt.print, tt.assert, tt.elementwise_inline_asm and tt.map_elementwise on
-the GPU's SIMT path (lib/Conversion/TPXGPUToNVVM/DebugPatterns.cpp and
+the GPU's SIMT path (lib/Conversion/TPXGPUToLLVM/DebugPatterns.cpp and
 InlineAsmPatterns.cpp), as TTIR cases run by tpx-run:
 
 - prints (signed/unsigned ints, floats, hex, a scalar, several operands of

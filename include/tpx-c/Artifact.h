@@ -80,8 +80,12 @@ typedef struct TpxLaunchArg {
   double floatValue;
 } TpxLaunchArg;
 
-/* Runs every program of grid[0] x grid[1] x grid[2]. numThreads = 0 uses  */
-/* every hardware thread (CPU).                                              */
+/* Runs every program of grid[0] x grid[1] x grid[2] to completion.        */
+/* Buffers are host memory. A "cpu" artifact runs on a thread pool          */
+/* (numThreads = 0 uses every hardware thread); a "gfx*" artifact (an       */
+/* hsaco) runs on an AMD GPU through the HIP runtime (tpxGetHIPDeviceArch), */
+/* each buffer copied to the device and back, numThreads ignored. Other    */
+/* targets are an error (the Python runtime launches sm_* itself).          */
 TPX_CAPI_EXPORTED TpxStatus tpxLaunch(const TpxArtifact *artifact,
                                       const uint32_t grid[3],
                                       const TpxLaunchArg *args, size_t numArgs,

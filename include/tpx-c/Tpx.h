@@ -1,8 +1,8 @@
 /*===- tpx-c/Tpx.h - The tpx host C API ---------------------------*- C -*-===*\
 |*                                                                            *|
 |* What a front end (the Python package, a C program) calls: load plugins,   *|
-|* scope pipeline selections, build plugin DSL ops, compile, and get the     *|
-|* cache-key material of the current configuration.                           *|
+|* scope pipeline selections, build plugin DSL ops, compile, get the cache-  *|
+|* key material of the current configuration, and ask for a GPU runtime.     *|
 |*                                                                            *|
 |* Functions that can fail return TPX_FAILURE and, when `error` is not null, *|
 |* store a malloc'ed message ("<path>: <cause>" for plugin errors) the caller*|
@@ -137,6 +137,19 @@ TPX_CAPI_EXPORTED TpxStatus tpxGetPipelineText(const char *target,
 TPX_CAPI_EXPORTED TpxStatus tpxGetCacheKeyMaterial(const char *target,
                                                    char **material,
                                                    char **error);
+
+/*===--- GPU runtimes ------------------------------------------------===*/
+
+/* Loads the HIP runtime (dlopen of libamdhip64.so, .so.6, .so.5, or only   */
+/* $TPX_HIP_LIBRARY when set) and its device 0 (HIP_VISIBLE_DEVICES picks   */
+/* the GPU). On success *arch holds the device's target ID, e.g.           */
+/* "gfx950:sramecc+:xnack-" (free with tpxStringFree). Fails without a GPU */
+/* too, never aborting: "no AMD GPU runtime: libamdhip64.so not found (set */
+/* TPX_HIP_LIBRARY to its path; tried ...)", "no AMD GPU: ... sees no      */
+/* device", or the failing HIP call. Loaded once per process; the answer   */
+/* (success or failure) does not change. tpxLaunch of a gfx* artifact uses */
+/* the same runtime.                                                         */
+TPX_CAPI_EXPORTED TpxStatus tpxGetHIPDeviceArch(char **arch, char **error);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,7 @@
 
 #include "tpx/Compiler/Compiler.h"
 #include "tpx/Runtime/CPULauncher.h"
+#include "tpx/Runtime/HIPLauncher.h"
 
 #include "mlir/IR/MLIRContext.h"
 
@@ -139,6 +140,11 @@ TpxStatus tpxLaunch(const TpxArtifact *artifact, const uint32_t grid[3],
                   error);
     }
   }
+  // Host buffers on an AMD GPU: the HIP launcher copies them in and out.
+  if (llvm::StringRef(artifact->artifact.target).starts_with("gfx"))
+    return done(launchOnHIP(artifact->artifact, {grid[0], grid[1], grid[2]},
+                            launchArgs),
+                error);
   if (artifact->artifact.target != "cpu")
     return fail("tpxLaunch: target '" + artifact->artifact.target +
                     "' has no launcher in this build",

@@ -2,10 +2,28 @@
 #include "tpx/Compiler/Artifact.h"
 #include "tpx/Plugin/PluginLoader.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 using namespace tpx;
 
 static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// The target-specific resource counts, by their metadata key; written
+/// only when set, so that other targets' metadata does not change.
+static llvm::ArrayRef<std::pair<const char *, std::optional<int> Artifact::*>>
+getOptionalResourceFields() {
+  static const std::pair<const char *, std::optional<int> Artifact::*>
+      fields[] = {{"num_sgprs", &Artifact::numSgprs},
+                  {"num_agprs", &Artifact::numAgprs},
+                  {"num_vgpr_spills", &Artifact::numVgprSpills},
+                  {"num_sgpr_spills", &Artifact::numSgprSpills},
+                  {"scratch_bytes", &Artifact::scratchBytes},
+                  {"static_shared_memory", &Artifact::staticSharedMemory},
+                  {"wave_size", &Artifact::waveSize},
+                  {"max_block_threads", &Artifact::maxBlockThreads}};
+  return fields;
 }
 
 const StageText *Artifact::findStage(llvm::StringRef name) const {
@@ -22,7 +40,7 @@ llvm::json::Value Artifact::metadataToJSON() const {
   llvm::json::Array maps;
   for (const TensorMapParam &map : tensorMaps)
     maps.push_back(map.toJSON());
-  return llvm::json::Object{
+  llvm::json::Object metadata{
       {"target", target},
       {"signature", signature.toJSON()},
       {"num_warps", numWarps},
@@ -38,6 +56,10 @@ llvm::json::Value Artifact::metadataToJSON() const {
       {"pipeline", pipeline},
       {"cache_key", cacheKey},
       {"stages", std::move(stageNames)}};
+  for (const auto &[key, field] : getOptionalResourceFields())
+    if (const std::optional<int> &value = this->*field)
+      metadata[key] = *value;
+  return metadata;
 }
 
 llvm::Expected<Artifact> Artifact::fromParts(llvm::StringRef metadataJSON,
@@ -77,6 +99,9 @@ llvm::Expected<Artifact> Artifact::fromParts(llvm::StringRef metadataJSON,
       static_cast<int>(object->getInteger("num_regs").value_or(-1));
   artifact.numSpills =
       static_cast<int>(object->getInteger("num_spills").value_or(-1));
+  for (const auto &[key, field] : getOptionalResourceFields())
+    if (auto value = object->getInteger(key))
+      artifact.*field = static_cast<int>(*value);
   // Absent in metadata written before TMA: no tensor maps.
   if (const llvm::json::Array *maps = object->getArray("tensor_maps")) {
     for (const llvm::json::Value &map : *maps) {

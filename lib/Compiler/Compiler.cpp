@@ -45,27 +45,42 @@ llvm::Error tpx::enableBoundsCheck(Pipeline &pipeline) {
 /// Sets `option=value` on the pass entry `pass` of every stage, unless the
 /// pipeline text already sets that option.
 static void setPassOption(Pipeline &pipeline, llvm::StringRef pass,
-                          llvm::StringRef option, unsigned value) {
+                          llvm::StringRef option, llvm::StringRef value) {
   for (Stage &stage : pipeline.getStages()) {
     int index = stage.find(pass);
     if (index < 0)
       continue;
     PassEntry &entry = stage.passes[index];
     if (entry.options.find(option.str()) == std::string::npos)
-      entry.options += (entry.options.empty() ? "" : " ") + option.str() + "=" +
-                       std::to_string(value);
+      entry.options +=
+          (entry.options.empty() ? "" : " ") + option.str() + "=" + value.str();
   }
 }
 
-/// num_warps and num_stages reach the passes the backend names as their
-/// options, and every plugin pass that declares an option `num-warps` or
-/// `num-stages` (docs/plugins.md).
+static void setPassOption(Pipeline &pipeline, llvm::StringRef pass,
+                          llvm::StringRef option, unsigned value) {
+  setPassOption(pipeline, pass, option, std::to_string(value));
+}
+
+/// num_warps, num_stages and the target name reach the passes the backend
+/// names as their options, and every plugin pass that declares an option
+/// `num-warps` or `num-stages` (docs/plugins.md).
 static void applyLaunchOptions(const TargetBackend &backend, Pipeline &pipeline,
                                const CompileOptions &options) {
-  for (const LaunchOptionSlot &slot : backend.launchOptions)
-    setPassOption(pipeline, slot.pass, slot.option,
-                  slot.value == LaunchOptionSlot::NumWarps ? options.numWarps
-                                                           : options.numStages);
+  for (const LaunchOptionSlot &slot : backend.launchOptions) {
+    switch (slot.value) {
+    case LaunchOptionSlot::NumWarps:
+      setPassOption(pipeline, slot.pass, slot.option, options.numWarps);
+      break;
+    case LaunchOptionSlot::NumStages:
+      setPassOption(pipeline, slot.pass, slot.option, options.numStages);
+      break;
+    case LaunchOptionSlot::Target:
+      setPassOption(pipeline, slot.pass, slot.option,
+                    llvm::StringRef(options.target));
+      break;
+    }
+  }
   llvm::StringSet<> pluginPasses;
   for (Stage &stage : pipeline.getStages())
     for (PassEntry &entry : stage.passes)

@@ -1,7 +1,7 @@
 //===- TpxRegistration.cpp ------------------------------------------------===//
 #include "tpx/Registration/TpxRegistration.h"
 #include "tpx/Analysis/TestPasses.h"
-#include "tpx/Conversion/TPXGPUToNVVM/TPXGPUToNVVM.h"
+#include "tpx/Conversion/TPXGPUToLLVM/TPXGPUToLLVM.h"
 #include "tpx/Conversion/TTToCPU/TTToCPU.h"
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
@@ -49,7 +49,7 @@ void tpx::registerTpxPasses() {
     tpx::registerTTTransformsPasses();
     tpx::registerTTToCPUPasses();
     tpx::registerTTToTPXGPUPasses();
-    tpx::registerTPXGPUToNVVMPasses();
+    tpx::registerTPXGPUToLLVMPasses();
     tpx::registerNVIDIAPasses();
     tpx::registerAnalysisTestPasses();
     // Backends' stage emitters, so that every tool can run every stage.

@@ -1,6 +1,7 @@
 //===- CUDALauncher.cpp - host buffers in, one launch, buffers out --------===//
 #include "tpx/Runtime/CUDALauncher.h"
 #include "tpx/Runtime/CUDADriver.h"
+#include "tpx/Runtime/HostBufferStaging.h"
 #include "tpx/Runtime/TensorMapEncoding.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -43,21 +44,30 @@ static llvm::Expected<CUfunction> getFunction(const DriverAPI &driver,
   return function;
 }
 
-namespace {
-/// Device copies of the buffer arguments; freed on every path out. Frees
-/// after a failed launch may fail too (the context is gone); that is not
-/// worth a second error.
-struct DeviceBuffers {
-  const DriverAPI &driver;
-  std::vector<CUdeviceptr> pointers;
-  explicit DeviceBuffers(const DriverAPI &driver) : driver(driver) {}
-  ~DeviceBuffers() {
-    for (CUdeviceptr p : pointers)
-      if (p)
-        driver.cuMemFree(p);
-  }
-};
-} // namespace
+/// cuMemAlloc and friends as the staging hooks.
+static DeviceMemoryCalls getMemoryCalls(const DriverAPI &api) {
+  DeviceMemoryCalls calls;
+  calls.allocate = [&api](uint64_t &address, size_t bytes,
+                          const std::string &what) {
+    CUdeviceptr pointer = 0;
+    llvm::Error error =
+        api.check(api.cuMemAlloc(&pointer, bytes), "cuMemAlloc for " + what);
+    address = pointer;
+    return error;
+  };
+  calls.copyToDevice = [&api](uint64_t address, const void *host, size_t bytes,
+                              const std::string &what) {
+    return api.check(api.cuMemcpyHtoD(address, host, bytes),
+                     "cuMemcpyHtoD for " + what);
+  };
+  calls.copyToHost = [&api](void *host, uint64_t address, size_t bytes,
+                            const std::string &what) {
+    return api.check(api.cuMemcpyDtoH(host, address, bytes),
+                     "cuMemcpyDtoH for " + what);
+  };
+  calls.release = [&api](uint64_t address) { api.cuMemFree(address); };
+  return calls;
+}
 
 llvm::Error tpx::launchOnCUDA(const Artifact &artifact,
                               std::array<uint32_t, 3> grid,
@@ -78,33 +88,11 @@ llvm::Error tpx::launchOnCUDA(const Artifact &artifact,
   if (!function)
     return function.takeError();
 
-  // One 8-byte slot per parameter: no kernel parameter is wider, and
-  // zero-padding narrow scalars keeps the driver from reading past them.
-  std::vector<uint64_t> slots(args.size(), 0);
-  std::vector<void *> params(args.size());
-  DeviceBuffers buffers(api);
-  buffers.pointers.assign(args.size(), 0);
-  for (auto [i, arg] : llvm::enumerate(args)) {
-    params[i] = &slots[i];
-    if (arg.kind != LaunchArgument::Kind::Buffer) {
-      const std::string &bytes = (*encoded)[i];
-      std::memcpy(&slots[i], bytes.data(), std::min<size_t>(bytes.size(), 8));
-      continue;
-    }
-    if (arg.bytes == 0)
-      continue; // a null device pointer: the kernel may not touch it
-    std::string what =
-        llvm::formatv("argument {0} '{1}' ({2} bytes)", i,
-                      artifact.signature.args[i].name, arg.bytes);
-    if (auto error = api.check(api.cuMemAlloc(&buffers.pointers[i], arg.bytes),
-                               "cuMemAlloc for " + what))
-      return error;
-    if (auto error = api.check(
-            api.cuMemcpyHtoD(buffers.pointers[i], arg.data, arg.bytes),
-            "cuMemcpyHtoD for " + what))
-      return error;
-    slots[i] = buffers.pointers[i];
-  }
+  StagedArguments staged(getMemoryCalls(api), artifact.signature);
+  if (auto error = staged.stage(args, *encoded))
+    return error;
+  llvm::ArrayRef<uint64_t> slots = staged.getSlots();
+  std::vector<void *> &params = staged.getParams();
 
   // The TMA tensor maps follow the kernel's own arguments.
   std::vector<int64_t> values(args.size());
@@ -149,15 +137,5 @@ llvm::Error tpx::launchOnCUDA(const Artifact &artifact,
   if (auto error =
           api.check(api.cuCtxSynchronize(), "cuCtxSynchronize after " + launch))
     return error;
-  for (auto [i, arg] : llvm::enumerate(args)) {
-    if (!buffers.pointers[i])
-      continue;
-    if (auto error = api.check(
-            api.cuMemcpyDtoH(arg.data, buffers.pointers[i], arg.bytes),
-            llvm::formatv("cuMemcpyDtoH for argument {0} '{1}'", i,
-                          artifact.signature.args[i].name)
-                .str()))
-      return error;
-  }
-  return llvm::Error::success();
+  return staged.copyBack(args);
 }

@@ -183,6 +183,8 @@ _PROTOTYPES = {
     "tpxTensorMapPlanEncode": (_status, [
         ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p,
         ctypes.c_void_p]),
+    # malloc'ed target ID of the AMD GPU ("gfx950:sramecc+:xnack-").
+    "tpxGetHIPDeviceArch": (_status, [ctypes.c_void_p, ctypes.c_void_p]),
     # TpxCompileOptions is declared by its users (tests, tools).
     "tpxCompileString": (_status, [
         ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p,

@@ -57,11 +57,11 @@ def test_round_trip_of_the_effective_text(target):
     assert p.text() == text
     assert p.target == target
     assert p.stages[0] == "ttir"
-    # NVIDIA's ttir also folds additions into dots (as Triton's combine
-    # does), lowers block pointers and descriptors and decomposes scaled
-    # dots, so that the coverage check after it sees what the simt pipeline
-    # will compile.
-    extra = ([] if not target.startswith("sm_") else
+    # The GPU targets' ttir also folds additions into dots (as Triton's
+    # combine does), lowers block pointers and descriptors and decomposes
+    # scaled dots, so that the coverage check after it sees what the simt
+    # pipeline will compile.
+    extra = ([] if target == "cpu" else
              ["tt-combine-dot-add", "tpxgpu-lower-tensor-descriptors",
               "tpxgpu-lower-block-pointers", "tpxgpu-decompose-scaled-dots"])
     assert p.passes("ttir") == CPU_DEFAULT_TTIR + extra

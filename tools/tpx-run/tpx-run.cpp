@@ -1,6 +1,6 @@
 //===- tpx-run.cpp - run a corpus case and check it -----------------------===//
 //
-//   tpx-run CASE_DIR [--target cpu|cuda] [--load-plugin P]
+//   tpx-run CASE_DIR [--target cpu|cuda|hip] [--load-plugin P]
 //           [--pipeline-ext NAME]... [--target-pipeline NAME]
 //           [--no-cache] [--no-bounds-check]
 //           [--cpu-threads N] [--write-outputs DIR] [--verbose]
@@ -26,6 +26,8 @@
 #include "tpx/Registration/TpxRegistration.h"
 #include "tpx/Runtime/CPULauncher.h"
 #include "tpx/Runtime/CUDALauncher.h"
+#include "tpx/Runtime/HIPLauncher.h"
+#include "tpx/Runtime/HIPRuntime.h"
 #include "tpx/Support/SourceInput.h"
 #include "tpx/Target/Common/LLVMBackendGuard.h"
 
@@ -51,8 +53,11 @@ static cl::OptionCategory category("tpx-run options");
 
 static cl::opt<std::string> caseDir(cl::Positional, cl::desc("<case dir>"),
                                     cl::Required, cl::cat(category));
-static cl::opt<std::string> target("target", cl::desc("cpu or cuda"),
-                                   cl::init("cpu"), cl::cat(category));
+static cl::opt<std::string>
+    target("target",
+           cl::desc("cpu, cuda (sm_90a, through libcuda) or hip (gfx950, "
+                    "through libamdhip64)"),
+           cl::init("cpu"), cl::cat(category));
 static cl::opt<bool> noCache("no-cache", cl::desc("Bypass the compile cache"),
                              cl::cat(category));
 static cl::opt<bool> noBoundsCheck(
@@ -116,10 +121,11 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 /// Why the options (not the case) are unusable, or "" when they are fine.
 static std::string checkOptions() {
   // --target cuda compiles for the H200's sm_90a and runs through the
-  // CUDA driver (host buffers are copied to the device and back).
-  if (target != "cpu" && target != "cuda")
+  // CUDA driver, --target hip for gfx950 through the HIP runtime (host
+  // buffers are copied to the device and back).
+  if (target != "cpu" && target != "cuda" && target != "hip")
     return "--target: unknown target '" + escapeForLine(target) +
-           "' (use cpu or cuda)";
+           "' (use cpu, cuda or hip)";
   if (threads > kMaxThreads)
     return llvm::formatv("--cpu-threads: must be at most {0}, got {1}",
                          kMaxThreads, threads.getValue())
@@ -226,10 +232,16 @@ int main(int argc, char **argv) {
   }
   if (std::string problem = checkOptions(); !problem.empty())
     finish(name, problem);
+  bool onCuda = target == "cuda";
+  bool onHip = target == "hip";
+  // Without the HIP runtime or an AMD GPU nothing can run: say so before
+  // spending a compile on it.
+  if (onHip)
+    if (auto runtime = hip::getRuntime(); !runtime)
+      finish(name, llvm::toString(runtime.takeError()));
   auto caseFile = CaseFile::read(caseDir, name);
   if (!caseFile)
     finish(name, llvm::toString(caseFile.takeError()));
-  bool onCuda = target == "cuda";
 
   mlir::DialectRegistry registry;
   registerTpxDialects(registry);
@@ -265,7 +277,7 @@ int main(int argc, char **argv) {
   }
 
   CompileOptions options;
-  options.target = onCuda ? "sm_90a" : "cpu";
+  options.target = onCuda ? "sm_90a" : onHip ? "gfx950" : "cpu";
   options.numWarps = caseFile->numWarps;
   options.numStages = caseFile->numStages;
   options.boundsCheck = !noBoundsCheck;
@@ -309,8 +321,9 @@ int main(int argc, char **argv) {
   CPULaunchOptions launch;
   launch.numThreads = threads;
   if (auto error =
-          onCuda
-              ? launchOnCUDA(compiled->artifact, caseFile->grid, args)
+          onCuda ? launchOnCUDA(compiled->artifact, caseFile->grid, args)
+          : onHip
+              ? launchOnHIP(compiled->artifact, caseFile->grid, args)
               : launchOnCPU(compiled->artifact, caseFile->grid, args, launch))
     finish(name, "launch failed: " + llvm::toString(std::move(error)));
   double runSeconds = secondsSince(start);

@@ -215,15 +215,84 @@ TEST_F(LinearLayoutTest, WgmmaRegisterOperandIsThePtxFragment) {
     }
 }
 
+// CDNA3/CDNA4 ISA, MFMA dense output layout (f32, not transposed): lane l
+// holds column l % 32 of a 32x32 block, register i row
+// 8 * (i / 4) + 4 * (l / 32) + i % 4; of a 16x16 block column l % 16 and
+// row 4 * (l / 16) + i.
+TEST_F(LinearLayoutTest, MfmaAccumulatorIsTheCdnaLayout) {
+  LinearLayout big = layout("#tpxgpu.amd_mfma<{version = 4, warpsPerCTA = "
+                            "[2, 2], instrShape = [32, 32, 16]}>",
+                            {64, 64});
+  ASSERT_EQ(big.getNumLanes(), 64u);
+  ASSERT_EQ(big.getNumRegisters(), 16u);
+  for (unsigned lane = 0; lane < 64; ++lane)
+    for (unsigned i = 0; i < 16; ++i)
+      EXPECT_EQ(big.apply(i, lane, 0),
+                Coordinate({8 * (i / 4) + 4 * (lane / 32) + i % 4, lane % 32}))
+          << "lane " << lane << " register " << i;
+  // Wave 1 takes the next 32 columns, wave 2 the next 32 rows.
+  EXPECT_EQ(big.apply(0, 0, 1), Coordinate({0, 32}));
+  EXPECT_EQ(big.apply(0, 0, 2), Coordinate({32, 0}));
+  for (auto &[element, count] : countHolders(big))
+    EXPECT_EQ(count, 1);
+
+  LinearLayout small = layout("#tpxgpu.amd_mfma<{version = 4, warpsPerCTA = "
+                              "[1, 1], instrShape = [16, 16, 32]}>",
+                              {16, 16});
+  ASSERT_EQ(small.getNumRegisters(), 4u);
+  for (unsigned lane = 0; lane < 64; ++lane)
+    for (unsigned i = 0; i < 4; ++i)
+      EXPECT_EQ(small.apply(i, lane, 0),
+                Coordinate({4 * (lane / 16) + i, lane % 16}));
+}
+
+// CDNA4 ISA, v_mfma_f32_32x32x16_{f16,bf16}: A (32x16) lane l holds row
+// l % 32, K elements 8 * (l / 32) + j (j < 8, one 128-bit register
+// group); B (16x32) is its transpose: column l % 32, the same K.
+// v_mfma_f32_16x16x32_*: row/column l % 16, K 8 * (l / 16) + j.
+TEST_F(LinearLayoutTest, MfmaOperandsAreTheCdna4Layout) {
+  std::string big = "#tpxgpu.amd_mfma<{version = 4, warpsPerCTA = [2, 2], "
+                    "instrShape = [32, 32, 16]}>";
+  LinearLayout a =
+      layout("#tpxgpu.dot_op<{opIdx = 0, parent = " + big + ", kWidth = 8}>",
+             {64, 32});
+  LinearLayout b =
+      layout("#tpxgpu.dot_op<{opIdx = 1, parent = " + big + ", kWidth = 8}>",
+             {32, 64});
+  for (unsigned lane = 0; lane < 64; ++lane)
+    for (unsigned j = 0; j < 8; ++j) {
+      int64_t k = 8 * (lane / 32) + j;
+      EXPECT_EQ(a.apply(j, lane, 0), Coordinate({lane % 32, k}));
+      EXPECT_EQ(b.apply(j, lane, 0), Coordinate({k, lane % 32}));
+      // The next K step (16 deep) is the next 8 registers.
+      EXPECT_EQ(a.apply(8 + j, lane, 0), Coordinate({lane % 32, 16 + k}));
+    }
+  // A is shared by the waves along N (wave 1), B by those along M (wave 2).
+  EXPECT_EQ(a.apply(0, 0, 1), a.apply(0, 0, 0));
+  EXPECT_EQ(a.apply(0, 0, 2), Coordinate({32, 0}));
+  EXPECT_EQ(b.apply(0, 0, 1), Coordinate({0, 32}));
+  EXPECT_EQ(b.apply(0, 0, 2), b.apply(0, 0, 0));
+
+  std::string small = "#tpxgpu.amd_mfma<{version = 4, warpsPerCTA = [1, 1], "
+                      "instrShape = [16, 16, 32]}>";
+  LinearLayout a16 =
+      layout("#tpxgpu.dot_op<{opIdx = 0, parent = " + small + ", kWidth = 8}>",
+             {16, 32});
+  for (unsigned lane = 0; lane < 64; ++lane)
+    for (unsigned j = 0; j < 8; ++j)
+      EXPECT_EQ(a16.apply(j, lane, 0),
+                Coordinate({lane % 16, 8 * (lane / 16) + j}));
+}
+
 TEST_F(LinearLayoutTest, UnsupportedLayoutsSayWhy) {
   std::string why;
   Attribute mfma = parseAttribute(
       "#tpxgpu.amd_mfma<{version = 4, warpsPerCTA = [2, 2], instrShape = [32, "
-      "32, 16]}>",
+      "32, 16], isTransposed = true}>",
       &context);
   ASSERT_TRUE(mfma);
   EXPECT_FALSE(toLinearLayout(mfma, {64, 64}, &why).has_value());
-  EXPECT_NE(why.find("no register form"), std::string::npos) << why;
+  EXPECT_NE(why.find("transposed MFMA"), std::string::npos) << why;
   Attribute blocked = parseAttribute(kBlocked1D, &context);
   EXPECT_FALSE(toLinearLayout(blocked, {100}, &why).has_value());
   EXPECT_NE(why.find("powers of two"), std::string::npos) << why;

@@ -6,6 +6,7 @@
 #include "tpx/Compiler/TensorMapParam.h"
 #include "tpx/Pipeline/StageText.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,13 +25,26 @@ struct Artifact {
   unsigned blockThreads = 1;
   /// Name of the symbol to launch in `binary`: on NVIDIA the `.entry` of
   /// the cubin (the kernel's PTX name, getPTXEntryName), what
-  /// cuModuleGetFunction takes.
+  /// cuModuleGetFunction takes; on AMD the kernel's name in the hsaco, what
+  /// hipModuleGetFunction takes.
   std::string entryPoint;
   /// Registers per thread and bytes of spill stores of the entry, as ptxas
-  /// reported them (0 and 0 on the CPU; -1 when unknown: a cubin from an
-  /// override directory).
+  /// reported them (AMD: VGPRs and 4 bytes per spilled VGPR, from the
+  /// hsaco's metadata; 0 and 0 on the CPU; -1 when unknown: a binary from
+  /// an override directory).
   int numRegs = 0;
   int numSpills = 0;
+  /// What some targets report about the entry beyond registers and spills
+  /// (AMD, from the hsaco's metadata: EntryResources has their meaning);
+  /// unset elsewhere, and then absent from the metadata JSON.
+  std::optional<int> numSgprs;
+  std::optional<int> numAgprs;
+  std::optional<int> numVgprSpills;
+  std::optional<int> numSgprSpills;
+  std::optional<int> scratchBytes;
+  std::optional<int> staticSharedMemory;
+  std::optional<int> waveSize;
+  std::optional<int> maxBlockThreads;
   /// Kernel parameters after the signature's arguments that the launcher
   /// fills with TMA tensor maps built from those arguments (NVIDIA).
   std::vector<TensorMapParam> tensorMaps;

@@ -15,6 +15,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace mlir {
@@ -25,10 +26,29 @@ namespace tpx {
 
 /// What an assembler reports about one kernel entry of the binary it made.
 struct EntryResources {
-  /// Registers per thread.
+  /// Registers per thread (AMD: vector registers per lane, AGPRs included).
   unsigned registers = 0;
   /// Bytes of spill stores (what Triton reports as n_spills).
   unsigned spillStoreBytes = 0;
+
+  // Counts only some targets report (AMD, from the code object's metadata);
+  // unset where the assembler does not. The artifact metadata carries the
+  // ones that are set (docs/amd-target.md, "Artifact metadata").
+  /// Scalar registers per wave (SGPRs).
+  std::optional<unsigned> sgprs;
+  /// Accumulation registers (AMD AGPRs); already counted in `registers`.
+  std::optional<unsigned> agprs;
+  /// Vector and scalar registers spilled, as counts of registers.
+  std::optional<unsigned> vgprSpills;
+  std::optional<unsigned> sgprSpills;
+  /// Scratch (private segment) bytes per thread: spills and stack objects.
+  std::optional<unsigned> scratchBytes;
+  /// Shared memory (LDS) the binary allocates statically, in bytes.
+  std::optional<unsigned> staticSharedBytes;
+  /// Threads per wave the binary was compiled for (AMD: 32 or 64).
+  std::optional<unsigned> waveSize;
+  /// The most threads per block the binary supports.
+  std::optional<unsigned> maxBlockThreads;
 };
 
 /// Resources per entry, by the entry's name in the binary.
@@ -42,7 +62,8 @@ struct EmitterInput {
   /// The previous Emit stage's output; empty after an MLIR stage.
   llvm::StringRef previousBytes;
   /// Where an emitter that learns the resources of the binary's entries
-  /// (the cubin stage, from ptxas) records them; never null.
+  /// (the cubin stage, from ptxas; hsaco, from the code object's metadata)
+  /// records them; never null.
   EntryResourceMap *resources;
 };
 

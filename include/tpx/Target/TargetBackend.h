@@ -79,9 +79,9 @@ struct StageAcceptance {
 };
 
 /// A pass option the driver fills from a compile option, unless the
-/// pipeline text sets it.
+/// pipeline text sets it (Target: the compile's target name, "gfx950").
 struct LaunchOptionSlot {
-  enum Value { NumWarps, NumStages };
+  enum Value { NumWarps, NumStages, Target };
   std::string pass;
   std::string option;
   Value value;

@@ -78,6 +78,25 @@ BlockedEncodingAttr tpxgpu::getDefaultBlockedLayout(
                                   order);
 }
 
+/// Splits the warps between M and N while each still gets a whole tile,
+/// preferring M (rows of A are then read by one warp each); warps beyond
+/// the tile count replicate along M.
+static std::pair<unsigned, unsigned> splitWarps(int64_t tilesM, int64_t tilesN,
+                                                unsigned numWarps,
+                                                bool warpsAlongM) {
+  unsigned warpsM = 1, warpsN = 1;
+  for (unsigned left = numWarps; left > 1; left /= 2) {
+    bool roomM = tilesM / warpsM > 1, roomN = tilesN / warpsN > 1;
+    if (roomM && (warpsAlongM || warpsM <= warpsN || !roomN))
+      warpsM *= 2;
+    else if (roomN)
+      warpsN *= 2;
+    else
+      warpsM *= 2;
+  }
+  return {warpsM, warpsN};
+}
+
 NvidiaMmaEncodingAttr tpxgpu::chooseNvidiaMmaLayout(MLIRContext *context,
                                                     ArrayRef<int64_t> shape,
                                                     unsigned numWarps,
@@ -89,22 +108,34 @@ NvidiaMmaEncodingAttr tpxgpu::chooseNvidiaMmaLayout(MLIRContext *context,
   if (threadsPerWarp != 32 || shape.size() != 2 || shape[0] % kInstrM != 0 ||
       shape[1] % kInstrN != 0)
     return {};
-  // Split the warps between M and N while each still gets a whole fragment,
-  // preferring M (rows of A are then read by one warp each); warps beyond
-  // the fragment count replicate along M.
-  unsigned warpsM = 1, warpsN = 1;
-  int64_t tilesM = shape[0] / kInstrM, tilesN = shape[1] / kInstrN;
-  for (unsigned left = numWarps; left > 1; left /= 2) {
-    bool roomM = tilesM / warpsM > 1, roomN = tilesN / warpsN > 1;
-    if (roomM && (warpsAlongM || warpsM <= warpsN || !roomN))
-      warpsM *= 2;
-    else if (roomN)
-      warpsN *= 2;
-    else
-      warpsM *= 2;
-  }
+  auto [warpsM, warpsN] =
+      splitWarps(shape[0] / kInstrM, shape[1] / kInstrN, numWarps, warpsAlongM);
   return NvidiaMmaEncodingAttr::get(context, /*version=*/2, {warpsM, warpsN},
                                     {unsigned(kInstrM), unsigned(kInstrN)});
+}
+
+AmdMfmaEncodingAttr tpxgpu::chooseAmdMfmaLayout(MLIRContext *context,
+                                                StringRef chip,
+                                                ArrayRef<int64_t> shape,
+                                                int64_t k, unsigned numWarps,
+                                                bool warpsAlongM) {
+  // The 8-elements-per-lane f16/bf16 forms are CDNA4's (gfx950); CDNA3's
+  // have half the K and other operand layouts.
+  if (chip != "gfx950" || shape.size() != 2)
+    return {};
+  unsigned block = 0;
+  if (shape[0] % 32 == 0 && shape[1] % 32 == 0 && k % 16 == 0)
+    block = 32;
+  else if (shape[0] % 16 == 0 && shape[1] % 16 == 0 && k % 32 == 0)
+    block = 16;
+  if (!block)
+    return {};
+  auto [warpsM, warpsN] =
+      splitWarps(shape[0] / block, shape[1] / block, numWarps, warpsAlongM);
+  unsigned instrK = kMfmaOperandKWidth * (64 / block);
+  return AmdMfmaEncodingAttr::get(context, /*version=*/4, {warpsM, warpsN},
+                                  {block, block, instrK},
+                                  /*isTransposed=*/false);
 }
 
 unsigned tpxgpu::getMmaOperandKWidth(Type elementType) {

@@ -60,8 +60,9 @@ namespace {
 class LayoutAssigner {
 public:
   LayoutAssigner(MLIRContext *context, unsigned numWarps,
-                 unsigned threadsPerWarp)
-      : context(context), numWarps(numWarps), threadsPerWarp(threadsPerWarp) {}
+                 unsigned threadsPerWarp, StringRef chip)
+      : context(context), numWarps(numWarps), threadsPerWarp(threadsPerWarp),
+        chip(chip.str()) {}
 
   LogicalResult run(ModuleOp module);
 
@@ -132,6 +133,8 @@ private:
 
   MLIRContext *context;
   unsigned numWarps;
+  /// The GPU compiled for (empty: NVIDIA, as before targets were named).
+  std::string chip;
   unsigned threadsPerWarp;
   /// The contiguity of the TTIR's addresses, computed before any layout.
   std::optional<AxisInfoResults> axisInfo;
@@ -738,12 +741,23 @@ LogicalResult LayoutAssigner::processDot(tt::DotOp op) {
       (accElement.isF32() || (aElement.isF16() && accElement.isF16()));
   bool mmaK = op.getA().getType().getShape().back() % 16 == 0;
   Attribute accumulator;
-  if (mmaTypes && mmaK)
+  int64_t k = op.getA().getType().getShape().back();
+  bool amd = StringRef(chip).starts_with("gfx");
+  if (amd && mmaTypes && accElement.isF32()) {
+    accumulator = chooseAmdMfmaLayout(context, chip, resultType.getShape(), k,
+                                      numWarps, isChainedDot(op));
+  } else if (!amd && mmaTypes && mmaK) {
     accumulator =
         chooseNvidiaMmaLayout(context, resultType.getShape(), numWarps,
                               threadsPerWarp, isChainedDot(op));
+  }
   Attribute aLayout, bLayout;
-  if (accumulator) {
+  if (accumulator && isa<AmdMfmaEncodingAttr>(accumulator)) {
+    aLayout = DotOperandEncodingAttr::get(context, 0, accumulator,
+                                          kMfmaOperandKWidth);
+    bLayout = DotOperandEncodingAttr::get(context, 1, accumulator,
+                                          kMfmaOperandKWidth);
+  } else if (accumulator) {
     aLayout = DotOperandEncodingAttr::get(
         context, 0, accumulator,
         getMmaOperandKWidth(op.getA().getType().getElementType()));
@@ -890,9 +904,29 @@ struct ConvertTTToTPXGPUPass
           << unsigned(threadsPerWarp);
       return signalPassFailure();
     }
+    StringRef chip = target;
+    if (!chip.empty()) {
+      bool amd = chip.starts_with("gfx");
+      if (!amd && !chip.starts_with("sm_")) {
+        module.emitError("convert-tt-to-tpxgpu: target must be an NVIDIA "
+                         "(sm_<N>) or AMD (gfx<N>) GPU, got '")
+            << chip << "'";
+        return signalPassFailure();
+      }
+      // CDNA runs wave64; RDNA's wave32 is not a target of tpx.
+      if (threadsPerWarp != (amd ? 64u : 32u)) {
+        module.emitError("convert-tt-to-tpxgpu: ")
+            << chip << " runs " << (amd ? 64 : 32)
+            << " threads per warp, threads-per-warp is "
+            << unsigned(threadsPerWarp);
+        return signalPassFailure();
+      }
+      module->setAttr(TPXGPUDialect::kTargetAttrName,
+                      StringAttr::get(&getContext(), chip));
+    }
     if (threadsPerWarp == 32)
       widenFp8DotsOffWarpGroups(module, numWarps);
-    LayoutAssigner assigner(&getContext(), numWarps, threadsPerWarp);
+    LayoutAssigner assigner(&getContext(), numWarps, threadsPerWarp, chip);
     if (failed(assigner.run(module)))
       signalPassFailure();
   }

@@ -228,6 +228,7 @@ TargetBackend tpx::getNVIDIABackend() {
   backend.choosePipeline = choosePipeline;
   backend.launchOptions = {
       {"convert-tt-to-tpxgpu", "num-warps", LaunchOptionSlot::NumWarps},
+      {"convert-tt-to-tpxgpu", "target", LaunchOptionSlot::Target},
       {"tpxgpu-pipeline-async-copies", "num-stages",
        LaunchOptionSlot::NumStages},
       {"tpxgpu-prefetch-loads", "num-stages", LaunchOptionSlot::NumStages},

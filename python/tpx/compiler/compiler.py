@@ -13,7 +13,9 @@ Launch arguments are the TTIR function's arguments, in order (constexprs
 are already folded into the TTIR). The CPU target takes numpy arrays, CPU
 torch tensors and objects with `__array_interface__` for pointers; an
 NVIDIA target (`sm_*`) takes CUDA torch tensors and objects with
-`__cuda_array_interface__` (see tpx/runtime/launch_cpu.py, launch_cuda.py).
+`__cuda_array_interface__`; an AMD target (`gfx*`) takes host buffers like
+the CPU and copies them to the GPU through the HIP runtime (see
+tpx/runtime/launch_cpu.py, launch_cuda.py, launch_hip.py).
 """
 
 import ctypes
@@ -364,9 +366,12 @@ class CompiledKernel:
         if target.startswith("sm_"):
             from tpx.runtime.launch_cuda import CUDALauncher
             return CUDALauncher(self)
+        if target.startswith("gfx"):
+            from tpx.runtime.launch_hip import HIPLauncher
+            return HIPLauncher(self)
         raise LaunchError("kernel '%s' was compiled for target '%s', which "
-                          "tpx cannot launch from Python (compile for 'cpu' "
-                          "or 'sm_90a')" % (self.name, target))
+                          "tpx cannot launch from Python (compile for 'cpu', "
+                          "'sm_90a' or 'gfx950')" % (self.name, target))
 
     def run(self, grid, *args, stream=None):
         """Launches over `grid` (an int or 1 to 3 ints) with the TTIR

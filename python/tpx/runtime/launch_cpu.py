@@ -92,7 +92,7 @@ class CPULauncher:
         self._lib = _capi.library()
         self._tpx_launch = self._lib.tpxLaunch
         self._handle = ctypes.c_void_p(kernel.handle)
-        self.threads = _threads_from_env()
+        self.threads = self._thread_count()
         self.kinds = []
         self.types = []
         for index, arg in enumerate(kernel.signature):
@@ -118,6 +118,11 @@ class CPULauncher:
         self._launch_args = (self._handle, self._grid, self._args,
                              len(self.kinds), self.threads,
                              ctypes.byref(self._error))
+
+    @staticmethod
+    def _thread_count():
+        """numThreads of tpxLaunch ($TPX_CPU_THREADS; 0: every core)."""
+        return _threads_from_env()
 
     def _new_arrays(self):
         n = len(self.kinds)

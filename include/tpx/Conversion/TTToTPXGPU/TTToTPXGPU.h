@@ -47,6 +47,18 @@ NvidiaMmaEncodingAttr chooseNvidiaMmaLayout(mlir::MLIRContext *context,
                                             unsigned threadsPerWarp,
                                             bool warpsAlongM = false);
 
+/// The MFMA accumulator layout for an MxN dot of K-deep f16/bf16 operands
+/// on `chip` (CDNA4 only: gfx950), or null when none fits: 32x32x16 blocks
+/// when M, N and K allow, else 16x16x32; waves split as in
+/// chooseNvidiaMmaLayout. Operands then take kWidth 8
+/// (kMfmaOperandKWidth).
+AmdMfmaEncodingAttr chooseAmdMfmaLayout(mlir::MLIRContext *context,
+                                        llvm::StringRef chip,
+                                        llvm::ArrayRef<int64_t> shape,
+                                        int64_t k, unsigned numWarps,
+                                        bool warpsAlongM = false);
+inline constexpr unsigned kMfmaOperandKWidth = 8;
+
 /// True when `value` is computed from a dot's result through layout
 /// conversions and pure elementwise ops (a chained dot's A operand).
 bool isComputedFromDot(mlir::Value value);

@@ -8,7 +8,8 @@ def ConvertTTToTPXGPU : Pass<"convert-tt-to-tpxgpu", "::mlir::ModuleOp"> {
   let summary = "Give every tensor of a TTIR module a distributed layout";
   let description = [{
     The first pass of the `ttgir` stage. Sets the module attributes
-    `tpxgpu.num-warps` and `tpxgpu.threads-per-warp`, gives every ranked
+    `tpxgpu.num-warps`, `tpxgpu.threads-per-warp` and (given `target`)
+    `tpxgpu.target`, gives every ranked
     tensor value a distributed layout (#tpxgpu.blocked by default, slices
     for reductions and expand_dims operands, nvidia_mma / dot_op around
     tt.dot) and inserts tpxgpu.convert_layout wherever an operand's layout
@@ -19,7 +20,10 @@ def ConvertTTToTPXGPU : Pass<"convert-tt-to-tpxgpu", "::mlir::ModuleOp"> {
     Option<"numWarps", "num-warps", "unsigned", /*default=*/"4",
            "Warps per CTA (a power of two)">,
     Option<"threadsPerWarp", "threads-per-warp", "unsigned", /*default=*/"32",
-           "Threads per warp (32 for NVIDIA, 64 for AMD CDNA)">
+           "Threads per warp (32 for NVIDIA, 64 for AMD CDNA)">,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The GPU compiled for (sm_90a, gfx950), recorded as the module's "
+           "tpxgpu.target; the driver fills it in">
   ];
   let dependentDialects = ["::tpx::tpxgpu::TPXGPUDialect"];
 }

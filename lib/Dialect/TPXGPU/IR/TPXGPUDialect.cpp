@@ -89,6 +89,15 @@ static LogicalResult verifyHandOffAttribute(Operation *op, StringRef name,
              << value;
     return success();
   }
+  if (name == TPXGPUDialect::kTargetAttrName) {
+    auto string = dyn_cast<StringAttr>(value);
+    if (!string || !(string.getValue().starts_with("sm_") ||
+                     string.getValue().starts_with("gfx")))
+      return op->emitError()
+             << "'" << name
+             << "' must name a GPU (\"sm_<N>\" or \"gfx<N>\"), got " << value;
+    return success();
+  }
   if (name == TPXGPUDialect::kContiguityAttrName) {
     auto array = dyn_cast<DenseI64ArrayAttr>(value);
     if (!array)
@@ -124,16 +133,16 @@ static LogicalResult verifyHandOffAttribute(Operation *op, StringRef name,
 LogicalResult TPXGPUDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
   StringRef name = attr.getName().strref();
-  if (name == kCodegenAttrName || name == kBlockThreadsAttrName ||
-      name == kSharedBytesAttrName || name == kSharedOffsetAttrName ||
-      name == kContiguityAttrName)
+  if (name == kCodegenAttrName || name == kTargetAttrName ||
+      name == kBlockThreadsAttrName || name == kSharedBytesAttrName ||
+      name == kSharedOffsetAttrName || name == kContiguityAttrName)
     return verifyHandOffAttribute(op, name, attr.getValue());
   if (name != kNumWarpsAttrName && name != kThreadsPerWarpAttrName)
     return op->emitError() << "unknown tpxgpu attribute '" << name
                            << "'; expected one of '" << kNumWarpsAttrName
                            << "', '" << kThreadsPerWarpAttrName << "', '"
-                           << kCodegenAttrName << "', '"
-                           << kBlockThreadsAttrName << "', '"
+                           << kCodegenAttrName << "', '" << kTargetAttrName
+                           << "', '" << kBlockThreadsAttrName << "', '"
                            << kSharedBytesAttrName << "', '"
                            << kSharedOffsetAttrName << "', '"
                            << kContiguityAttrName << "'";

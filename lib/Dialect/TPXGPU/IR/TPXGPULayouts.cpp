@@ -786,6 +786,18 @@ unsigned tpx::tpxgpu::getModuleThreadsPerWarp(Operation *op) {
   return TPXGPUDialect::kDefaultThreadsPerWarp;
 }
 
+llvm::StringRef tpx::tpxgpu::getModuleTarget(Operation *op) {
+  if (ModuleOp module = getEnclosingModule(op))
+    if (auto value =
+            module->getAttrOfType<StringAttr>(TPXGPUDialect::kTargetAttrName))
+      return value.getValue();
+  return "";
+}
+
+bool tpx::tpxgpu::isAMDModule(Operation *op) {
+  return getModuleTarget(op).starts_with("gfx");
+}
+
 unsigned tpx::tpxgpu::getModuleNumWarps(Operation *op) {
   if (ModuleOp module = getEnclosingModule(op))
     if (auto value = module->getAttrOfType<IntegerAttr>(

@@ -300,6 +300,59 @@ static LinearLayout mmaOperandToLinear(unsigned opIdx,
   return b.layout;
 }
 
+/// CDNA matrix-core (MFMA) accumulator blocks, not transposed (CDNA3/CDNA4
+/// ISA, "dense matrix layouts" of the MFMA output): lane l holds column
+/// l % N of its block; in a 32x32 block register i holds row
+/// 8 * (i / 4) + 4 * (l / 32) + i % 4 (16 registers), in a 16x16 block row
+/// 4 * (l / 16) + i (4 registers). Waves step along N first, then M, as
+/// the NVIDIA accumulators'.
+static LinearLayout mfmaToLinear(AmdMfmaEncodingAttr mfma,
+                                 ArrayRef<int64_t> shape) {
+  LayoutBuilder b(shape);
+  unsigned wm = mfma.getWarpsPerCTA()[0], wn = mfma.getWarpsPerCTA()[1];
+  unsigned block = mfma.getInstrShape()[0];
+  b.add(LinearLayout::Register, 0, 1, 4);
+  if (block == 32)
+    b.add(LinearLayout::Register, 0, 8, 4);
+  b.add(LinearLayout::Lane, 1, 1, block);
+  b.add(LinearLayout::Lane, 0, 4, 64 / block);
+  b.add(LinearLayout::Warp, 1, block, wn);
+  b.add(LinearLayout::Warp, 0, block, wm);
+  b.repeat(1, int64_t(block) * wn);
+  b.repeat(0, int64_t(block) * wm);
+  return b.layout;
+}
+
+/// MFMA operands (CDNA4 ISA, v_mfma_f32_{32x32x16,16x16x32}_{f16,bf16} and
+/// the 8-bit forms): lane l holds row (A) or column (B) l % block and the
+/// kWidth consecutive K elements from kWidth * (l / block), so a 32x32
+/// block's K step is 2 * kWidth deep and a 16x16 block's 4 * kWidth. A
+/// replicates across the waves along N, B across those along M (in the
+/// accumulator's wave order).
+static LinearLayout mfmaOperandToLinear(unsigned opIdx,
+                                        AmdMfmaEncodingAttr mfma,
+                                        ArrayRef<int64_t> shape,
+                                        unsigned kWidth) {
+  LayoutBuilder b(shape);
+  unsigned wm = mfma.getWarpsPerCTA()[0], wn = mfma.getWarpsPerCTA()[1];
+  unsigned block = mfma.getInstrShape()[0];
+  unsigned kDim = opIdx == 0 ? 1 : 0, otherDim = opIdx == 0 ? 0 : 1;
+  b.add(LinearLayout::Register, kDim, 1, kWidth);
+  b.add(LinearLayout::Lane, otherDim, 1, block);
+  b.add(LinearLayout::Lane, kDim, kWidth, 64 / block);
+  for (unsigned i = 1; i < wn; i *= 2)
+    b.layout.addBasis(LinearLayout::Warp, opIdx == 1
+                                              ? b.unit(1, int64_t(block) * i)
+                                              : Coordinate());
+  for (unsigned i = 1; i < wm; i *= 2)
+    b.layout.addBasis(LinearLayout::Warp, opIdx == 0
+                                              ? b.unit(0, int64_t(block) * i)
+                                              : Coordinate());
+  b.repeat(kDim, int64_t(kWidth) * (64 / block));
+  b.repeat(otherDim, int64_t(block) * (opIdx == 0 ? wm : wn));
+  return b.layout;
+}
+
 /// An FMA dot's operand: the blocked accumulator's rows (A) or columns (B),
 /// with the whole K extent in each thread's registers. `acc` is the
 /// accumulator's layout over the operand's shape with K set to 1; a
@@ -363,6 +416,15 @@ std::optional<LinearLayout> tpx::tpxgpu::toLinearLayout(Attribute layout,
     return mma.isHopper() ? mmaV3ToLinear(mma, shape)
                           : mmaV2ToLinear(mma, shape);
   }
+  if (auto mfma = dyn_cast<AmdMfmaEncodingAttr>(layout)) {
+    if (shape.size() != 2)
+      return fail(error, "only 2-D MFMA layouts are supported by the code "
+                         "generator");
+    if (mfma.getIsTransposed())
+      return fail(error, "transposed MFMA layouts are not supported by the "
+                         "code generator");
+    return mfmaToLinear(mfma, shape);
+  }
   if (auto operand = dyn_cast<DotOperandEncodingAttr>(layout)) {
     bool batched =
         shape.size() == 3 && isa<BlockedEncodingAttr>(operand.getParent());
@@ -383,6 +445,16 @@ std::optional<LinearLayout> tpx::tpxgpu::toLinearLayout(Attribute layout,
         return fail(error, "only 16-bit operands of MMA layouts (kWidth = 2) "
                            "are supported by the code generator");
       return mmaOperandToLinear(opIdx, mma, shape);
+    }
+    if (auto mfma = dyn_cast<AmdMfmaEncodingAttr>(operand.getParent())) {
+      unsigned kWidth = operand.getKWidth();
+      if (mfma.getIsTransposed())
+        return fail(error, "transposed MFMA layouts are not supported by "
+                           "the code generator");
+      if (kWidth == 0 || !llvm::isPowerOf2_32(kWidth) || kWidth > 16)
+        return fail(error, "MFMA operands hold 1 to 16 consecutive K "
+                           "elements per lane (kWidth a power of two)");
+      return mfmaOperandToLinear(opIdx, mfma, shape, kWidth);
     }
     if (isa<BlockedEncodingAttr>(operand.getParent())) {
       // The accumulator's extent of this operand: K (the last dimension of

@@ -70,6 +70,11 @@ verifyLayoutForShape(mlir::Attribute layout, llvm::ArrayRef<int64_t> shape,
 /// default 32) and its warp count (`tpxgpu.num-warps`, 0 when not given).
 unsigned getModuleThreadsPerWarp(mlir::Operation *op);
 unsigned getModuleNumWarps(mlir::Operation *op);
+/// The GPU the module around `op` is compiled for (`tpxgpu.target`), empty
+/// when not given; and whether it is an AMD one (`gfx...`). Without the
+/// attribute a module is NVIDIA's, as before the attribute existed.
+llvm::StringRef getModuleTarget(mlir::Operation *op);
+bool isAMDModule(mlir::Operation *op);
 /// The warps that run `op`: those of the tpxgpu.warp_specialize partition
 /// it is in, else the module's (0 when not given).
 unsigned getNumWarpsAt(mlir::Operation *op);

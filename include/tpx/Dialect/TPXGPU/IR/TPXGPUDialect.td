@@ -46,6 +46,11 @@ def TPXGPU_Dialect : Dialect {
 
     // Facts one pass hands to another. The dialect owns (and verifies)
     // them, so no pass or driver includes a later conversion to read them.
+    /// Module: the GPU the module is compiled for ("sm_90a", "gfx950"),
+    /// set by convert-tt-to-tpxgpu; the SIMT lowering's shared helpers
+    /// (thread ids, barriers, shuffles, predicated accesses) read the vendor
+    /// from it. Absent: NVIDIA.
+    static constexpr ::llvm::StringLiteral kTargetAttrName = "tpxgpu.target";
     /// Module: the NVIDIA code generator, "simt" or "scalar" (one thread).
     static constexpr ::llvm::StringLiteral kCodegenAttrName = "tpxgpu.codegen";
     /// Module: threads per block the kernel must be launched with (i32).

@@ -1,18 +1,21 @@
 //===- FunctionPatterns.cpp - kernels, calls and grid queries -------------===//
 //
 // A public tt.func is a kernel: an llvm.func marked nvvm.kernel whose
-// block size the launcher must match (nvvm.reqntid). Private functions
+// block size the launcher must match (nvvm.reqntid); on AMD rocdl.kernel
+// with that flat and required work-group size. Private functions
 // (left when a call is noinline) become internal llvm.funcs taking and
 // returning register structs.
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringUtils.h"
+#include "ROCDLPrimitives.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 
 using namespace mlir;
 using namespace tpx;
@@ -81,11 +84,24 @@ struct FuncOpLowering : public OpConversionPattern<tt::FuncOp> {
         return op.emitError("a kernel (public function) must return nothing");
       unsigned threads =
           tpxgpu::getBlockWarps(op) * tpxgpu::getModuleThreadsPerWarp(op);
-      func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
-                    rewriter.getUnitAttr());
-      func->setAttr(
-          NVVM::NVVMDialect::getReqntidAttrName(),
-          rewriter.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+      if (targetsAMD(rewriter)) {
+        // The backend sizes registers for the flat work-group size (the
+        // default allows 1024 threads, which would cap VGPRs needlessly).
+        func->setAttr(ROCDL::ROCDLDialect::getKernelFuncAttrName(),
+                      rewriter.getUnitAttr());
+        func->setAttr(ROCDL::ROCDLDialect::getFlatWorkGroupSizeAttrName(),
+                      rewriter.getStringAttr(std::to_string(threads) + "," +
+                                             std::to_string(threads)));
+        func->setAttr(ROCDL::ROCDLDialect::getReqdWorkGroupSizeAttrName(),
+                      rewriter.getDenseI32ArrayAttr(
+                          {static_cast<int32_t>(threads), 1, 1}));
+      } else {
+        func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
+                      rewriter.getUnitAttr());
+        func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
+                      rewriter.getDenseI32ArrayAttr(
+                          {static_cast<int32_t>(threads), 1, 1}));
+      }
     } else {
       func.setLinkage(LLVM::Linkage::Internal);
       if (op->hasAttr("noinline"))
@@ -152,6 +168,11 @@ struct GetProgramIdLowering : public OpConversionPattern<tt::GetProgramIdOp> {
   LogicalResult
   matchAndRewrite(tt::GetProgramIdOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (targetsAMD(rewriter)) {
+      rewriter.replaceOp(
+          op, rocdl::getBlockId(rewriter, op.getLoc(), unsigned(op.getAxis())));
+      return success();
+    }
     rewriter.replaceOp(
         op, readAxis<NVVM::BlockIdXOp, NVVM::BlockIdYOp, NVVM::BlockIdZOp>(
                 rewriter, op.getLoc(), op.getAxis()));
@@ -165,6 +186,11 @@ struct GetNumProgramsLowering
   LogicalResult
   matchAndRewrite(tt::GetNumProgramsOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (targetsAMD(rewriter)) {
+      rewriter.replaceOp(
+          op, rocdl::getGridDim(rewriter, op.getLoc(), unsigned(op.getAxis())));
+      return success();
+    }
     rewriter.replaceOp(
         op, readAxis<NVVM::GridDimXOp, NVVM::GridDimYOp, NVVM::GridDimZOp>(
                 rewriter, op.getLoc(), op.getAxis()));

@@ -1,4 +1,4 @@
-//===- LoweringUtils.h - shared pieces of the tpxgpu -> NVVM lowering -----===//
+//===- LoweringUtils.h - shared pieces of the SIMT lowering (NVVM, ROCDL) ===//
 //
 // A tensor in a distributed layout becomes, in each thread, an
 // `!llvm.struct<(T, T, ...)>` with one field per register of its linear
@@ -12,10 +12,10 @@
 // (tpxgpu-lower-layout-conversions).
 //
 //===----------------------------------------------------------------------===//
-#ifndef TPX_LIB_CONVERSION_TPXGPUTONVVM_LOWERINGUTILS_H
-#define TPX_LIB_CONVERSION_TPXGPUTONVVM_LOWERINGUTILS_H
+#ifndef TPX_LIB_CONVERSION_TPXGPUTOLLVM_LOWERINGUTILS_H
+#define TPX_LIB_CONVERSION_TPXGPUTOLLVM_LOWERINGUTILS_H
 
-#include "tpx/Conversion/TPXGPUToNVVM/TPXGPUToNVVM.h"
+#include "tpx/Conversion/TPXGPUToLLVM/TPXGPUToLLVM.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPULinearLayout.h"
 
@@ -32,7 +32,7 @@ using tpxgpu::LinearLayout;
 
 /// The symbol of the kernel's dynamic shared memory array.
 inline constexpr llvm::StringLiteral kSharedMemorySymbol = "tpx_shared_memory";
-/// Address spaces of NVPTX.
+/// Address spaces of NVPTX; AMDGPU numbers global memory and LDS alike.
 inline constexpr unsigned kGlobalAddressSpace = 1;
 inline constexpr unsigned kSharedAddressSpace = 3;
 
@@ -74,6 +74,13 @@ mlir::LogicalResult replacePerRegister(
 /// Constants.
 mlir::Value i32Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 mlir::Value i64Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+
+/// Whether the code the builder makes is for an AMD GPU (the enclosing
+/// module's tpxgpu.target is gfx...): the few primitives that differ
+/// between NVVM and ROCDL (ROCDLPrimitives.h) ask it.
+bool targetsAMD(mlir::OpBuilder &b);
+/// Threads per warp (wavefront) of the enclosing module: 32 or 64.
+unsigned getWarpSize(mlir::OpBuilder &b);
 
 /// This thread's lane and warp (i32), computed from tid.x.
 struct ThreadIds {
@@ -121,7 +128,8 @@ bool isCanonicalRegister(const LinearLayout &layout, unsigned reg);
 /// kernel needs at least offset + `bytes` of it.
 mlir::Value getSharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc,
                                 mlir::Operation *user, uint64_t bytes);
-/// bar.sync 0: every thread of the CTA (in a tpxgpu.warp_specialize
+/// bar.sync 0 (AMD: s_barrier between workgroup fences): every thread of
+/// the CTA (in a tpxgpu.warp_specialize
 /// partition, lowerWarpSpecializations makes it the partition's barrier).
 void emitBarrier(mlir::OpBuilder &b, mlir::Location loc);
 
@@ -301,4 +309,4 @@ mlir::LogicalResult declareDebugSymbols(mlir::ModuleOp module);
 
 } // namespace tpx::gpu_lowering
 
-#endif // TPX_LIB_CONVERSION_TPXGPUTONVVM_LOWERINGUTILS_H
+#endif // TPX_LIB_CONVERSION_TPXGPUTOLLVM_LOWERINGUTILS_H

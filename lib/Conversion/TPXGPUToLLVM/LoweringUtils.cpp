@@ -1,5 +1,6 @@
-//===- LoweringUtils.cpp - shared pieces of the tpxgpu -> NVVM lowering ---===//
+//===- LoweringUtils.cpp - shared pieces of the SIMT lowering ------------===//
 #include "LoweringUtils.h"
+#include "ROCDLPrimitives.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
@@ -112,14 +113,36 @@ Value gpu_lowering::i64Constant(OpBuilder &b, Location loc, int64_t v) {
                                   b.getI64IntegerAttr(v));
 }
 
+/// The op whose region the builder inserts into (patterns build inside the
+/// function they rewrite).
+static Operation *getInsertionAnchor(OpBuilder &b) {
+  Block *block = b.getInsertionBlock();
+  return block ? block->getParentOp() : nullptr;
+}
+
+bool gpu_lowering::targetsAMD(OpBuilder &b) {
+  Operation *anchor = getInsertionAnchor(b);
+  return anchor && tpxgpu::isAMDModule(anchor);
+}
+
+unsigned gpu_lowering::getWarpSize(OpBuilder &b) {
+  Operation *anchor = getInsertionAnchor(b);
+  return anchor ? tpxgpu::getModuleThreadsPerWarp(anchor)
+                : tpxgpu::TPXGPUDialect::kDefaultThreadsPerWarp;
+}
+
 Value gpu_lowering::getThreadIdX(OpBuilder &b, Location loc) {
+  if (targetsAMD(b))
+    return rocdl::getThreadIdX(b, loc);
   return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
 }
 
 ThreadIds gpu_lowering::getThreadIds(OpBuilder &b, Location loc) {
   Value tid = getThreadIdX(b, loc);
-  return {LLVM::AndOp::create(b, loc, tid, i32Constant(b, loc, 31)),
-          LLVM::LShrOp::create(b, loc, tid, i32Constant(b, loc, 5))};
+  unsigned warpSize = getWarpSize(b);
+  return {LLVM::AndOp::create(b, loc, tid, i32Constant(b, loc, warpSize - 1)),
+          LLVM::LShrOp::create(b, loc, tid,
+                               i32Constant(b, loc, llvm::Log2_32(warpSize)))};
 }
 
 SmallVector<Value> gpu_lowering::getThreadCoordinate(OpBuilder &b, Location loc,
@@ -230,6 +253,8 @@ Value gpu_lowering::getSharedMemoryBase(OpBuilder &b, Location loc,
 }
 
 void gpu_lowering::emitBarrier(OpBuilder &b, Location loc) {
+  if (targetsAMD(b))
+    return rocdl::emitBarrier(b, loc);
   NVVM::Barrier0Op::create(b, loc);
 }
 
@@ -280,6 +305,21 @@ static Value fromWords(OpBuilder &b, Location loc, ArrayRef<Value> words,
 static Value shuffle(OpBuilder &b, Location loc, Value value, Value offset,
                      NVVM::ShflKind kind, int32_t clamp) {
   SmallVector<Value> words = toWords(b, loc, value);
+  if (targetsAMD(b)) {
+    // ds_bpermute reads any lane: compute the source lane as shfl would
+    // (up: lane - delta, or itself below delta; xor: shuffleXor).
+    Value lane = getThreadIds(b, loc).lane;
+    Value source = offset;
+    if (kind == NVVM::ShflKind::up) {
+      Value below =
+          LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, lane, offset);
+      source = LLVM::SelectOp::create(
+          b, loc, below, lane, LLVM::SubOp::create(b, loc, lane, offset));
+    }
+    for (Value &word : words)
+      word = rocdl::readLane(b, loc, word, source);
+    return fromWords(b, loc, words, value.getType());
+  }
   Value all = i32Constant(b, loc, -1);
   Value clampValue = i32Constant(b, loc, clamp);
   for (Value &word : words)
@@ -290,6 +330,13 @@ static Value shuffle(OpBuilder &b, Location loc, Value value, Value offset,
 
 Value gpu_lowering::shuffleXor(OpBuilder &b, Location loc, Value value,
                                unsigned mask) {
+  if (targetsAMD(b)) {
+    Value lane = getThreadIds(b, loc).lane;
+    SmallVector<Value> words = toWords(b, loc, value);
+    for (Value &word : words)
+      word = rocdl::xorLanes(b, loc, word, mask, lane);
+    return fromWords(b, loc, words, value.getType());
+  }
   return shuffle(b, loc, value, i32Constant(b, loc, mask), NVVM::ShflKind::bfly,
                  0x1f);
 }

@@ -6,8 +6,8 @@
 // copies) compute element addresses and access widths the same way.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TPX_LIB_CONVERSION_TPXGPUTONVVM_SHAREDVIEW_H
-#define TPX_LIB_CONVERSION_TPXGPUTONVVM_SHAREDVIEW_H
+#ifndef TPX_LIB_CONVERSION_TPXGPUTOLLVM_SHAREDVIEW_H
+#define TPX_LIB_CONVERSION_TPXGPUTOLLVM_SHAREDVIEW_H
 
 #include "LoweringUtils.h"
 
@@ -134,4 +134,4 @@ unsigned alignToRows(const SharedView &view, unsigned width, unsigned bytes);
 
 } // namespace tpx::gpu_lowering
 
-#endif // TPX_LIB_CONVERSION_TPXGPUTONVVM_SHAREDVIEW_H
+#endif // TPX_LIB_CONVERSION_TPXGPUTOLLVM_SHAREDVIEW_H

@@ -19,6 +19,11 @@
 // goes through f16. Between the other types: fpext, fptrunc for
 // round-to-nearest-even, cvt.rz for round-toward-zero.
 //
+// On AMD, fp8 is decoded exactly in integer arithmetic (decodeFp8ToF16)
+// and encoded with tpx::encodeFloat8, which gives the same rounding and
+// saturation; this does not depend on which fp8 flavour (OCP or FNUZ) a
+// chip's conversion instructions implement.
+//
 //===----------------------------------------------------------------------===//
 #include "LoweringUtils.h"
 
@@ -37,8 +42,48 @@ static StringRef getFp8Name(Type type) {
   return isa<Float8E4M3FNType>(type) ? "e4m3" : "e5m2";
 }
 
+/// An fp8 element (its i8 bits) as f16, exactly, in integer arithmetic.
+/// e5m2 is the upper byte of an f16. e4m3 (no infinities, S.1111.111 the
+/// only NaN): a normal value rebiases its exponent (+8), a subnormal one is
+/// its mantissa times 2^-9, which an f16 multiplication holds exactly.
+static Value decodeFp8ToF16(OpBuilder &b, Location loc, Value bits, Type fp8) {
+  Type i16 = b.getI16Type(), f16 = b.getF16Type();
+  auto c16 = [&](int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i16, b.getI16IntegerAttr(v));
+  };
+  Value wide = LLVM::ZExtOp::create(b, loc, i16, bits);
+  if (isa<Float8E5M2Type>(fp8))
+    return LLVM::BitcastOp::create(b, loc, f16,
+                                   LLVM::ShlOp::create(b, loc, wide, c16(8)));
+  Value sign = LLVM::ShlOp::create(
+      b, loc, LLVM::AndOp::create(b, loc, wide, c16(0x80)), c16(8));
+  Value magnitude = LLVM::AndOp::create(b, loc, wide, c16(0x7f));
+  Value exponent = LLVM::LShrOp::create(b, loc, magnitude, c16(3));
+  Value mantissa = LLVM::AndOp::create(b, loc, magnitude, c16(7));
+  // (exponent + 8) << 10 | mantissa << 7 == (magnitude << 7) + (8 << 10).
+  Value normal = LLVM::AddOp::create(
+      b, loc, LLVM::ShlOp::create(b, loc, magnitude, c16(7)), c16(8 << 10));
+  Value subnormal = LLVM::BitcastOp::create(
+      b, loc, i16,
+      LLVM::FMulOp::create(b, loc,
+                           LLVM::UIToFPOp::create(b, loc, f16, mantissa),
+                           LLVM::ConstantOp::create(
+                               b, loc, f16, b.getF16FloatAttr(1.0f / 512))));
+  Value isSubnormal =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, exponent, c16(0));
+  Value isNaN = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, magnitude,
+                                     c16(0x7f));
+  Value result = LLVM::SelectOp::create(
+      b, loc, isNaN, c16(0x7e00),
+      LLVM::SelectOp::create(b, loc, isSubnormal, subnormal, normal));
+  return LLVM::BitcastOp::create(b, loc, f16,
+                                 LLVM::OrOp::create(b, loc, result, sign));
+}
+
 /// An fp8 element (its i8 bits) as f16.
 static Value fp8ToF16(OpBuilder &b, Location loc, Value bits, Type fp8) {
+  if (targetsAMD(b))
+    return decodeFp8ToF16(b, loc, bits, fp8);
   Value wide = LLVM::ZExtOp::create(b, loc, b.getI16Type(), bits);
   Value pair = inlinePtx(
       b, loc, b.getI32Type(), wide,
@@ -51,6 +96,12 @@ static Value fp8ToF16(OpBuilder &b, Location loc, Value bits, Type fp8) {
 /// An f16 or f32 value as the i8 bits of `fp8`, rounded to nearest even and
 /// saturated.
 static Value toFp8(OpBuilder &b, Location loc, Value value, Type fp8) {
+  if (targetsAMD(b)) {
+    if (!value.getType().isF32())
+      value = LLVM::FPExtOp::create(b, loc, b.getF32Type(), value);
+    return encodeFloat8(b, loc, value, cast<FloatType>(fp8),
+                        /*towardZero=*/false);
+  }
   Value pair;
   std::string name = ("cvt.rn.satfinite." + getFp8Name(fp8) + "x2").str();
   if (value.getType().isF16()) {
@@ -72,6 +123,9 @@ static Value toFp8(OpBuilder &b, Location loc, Value value, Type fp8) {
 /// Round-toward-zero narrowing of an f32 to f16 or bf16.
 static Value truncTowardZero(OpBuilder &b, Location loc, Value value,
                              Type dst) {
+  if (targetsAMD(b))
+    return LLVM::FPTruncOp::create(b, loc, dst, value); // FpToFpLowering
+                                                        // rejects it first
   Value bits = inlinePtx(b, loc, b.getI16Type(), value,
                          dst.isF16() ? "cvt.rz.f16.f32 $0, $1;"
                                      : "cvt.rz.bf16.f32 $0, $1;",
@@ -88,7 +142,7 @@ static Value convertFloat(OpBuilder &b, Location loc, Value value, Type src,
 static Value widenFp8Half(OpBuilder &b, Location loc, Value half, Type dst) {
   if (dst.isF16())
     return half;
-  if (!dst.isBF16())
+  if (!dst.isBF16() || targetsAMD(b))
     return convertFloat(b, loc, half, b.getF16Type(), dst, false);
   Value bits = LLVM::BitcastOp::create(b, loc, b.getI16Type(), half);
   Value converted =
@@ -202,6 +256,8 @@ static LogicalResult convertFp8InPairs(tt::FpToFpOp op, Value source,
   Type dst = getElementTypeOrSelf(op.getType());
   bool decode = isFp8(src) && !isFp8(dst) && !dst.isF64();
   bool encode = isFp8(dst) && (src.isF16() || src.isF32());
+  if (targetsAMD(rewriter))
+    return failure(); // one element at a time (no paired cvt)
   Type resultType = converter.convertType(op.getType());
   if ((op.getRounding() && *op.getRounding() == tt::RoundingMode::RTZ) ||
       !(decode || encode) || !isa<RankedTensorType>(op.getType()) ||
@@ -250,6 +306,10 @@ struct FpToFpLowering : public OpConversionPattern<tt::FpToFpOp> {
       return op.emitError("round-toward-zero narrowing is lowered from f32 "
                           "only, got ")
              << src << " -> " << dst;
+    if (towardZero && targetsAMD(rewriter) && !isFp8(dst) && src.isF32() &&
+        (dst.isF16() || dst.isBF16()))
+      return op.emitError("round-toward-zero narrowing to ")
+             << dst << " is not lowered for AMD GPUs yet";
     if (succeeded(convertFp8InPairs(op, adaptor.getSrc(), *getTypeConverter(),
                                     rewriter)))
       return success();

@@ -1,7 +1,9 @@
 //===- MemoryPatterns.cpp - global loads, stores and atomics --------------===//
 //
-// Masked accesses are predicated PTX instructions (inline asm), so a masked
-// lane neither touches memory nor branches. Elements several threads hold
+// Masked accesses are predicated PTX instructions (inline asm) on NVIDIA, so
+// a masked lane neither touches memory nor branches; on AMD they are
+// branches around plain accesses (ROCDLPrimitives.h), which become exec
+// masking. Elements several threads hold
 // (replicated layouts) are stored and updated by one owner only; loads are
 // done by every holder.
 //
@@ -13,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringUtils.h"
+#include "ROCDLPrimitives.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
@@ -307,6 +310,16 @@ static SmallVector<Value> loadGroup(OpBuilder &b, Location loc, Value pointer,
     return unpackGroup(b, loc, words, access, element);
   }
   Type wordType = b.getIntegerType(access.wordBits);
+  if (targetsAMD(b)) {
+    Value otherWords =
+        others.front()
+            ? packGroup(b, loc, others, access)
+            : LLVM::ConstantOp::create(b, loc, wordVectorType,
+                                       b.getZeroAttr(wordVectorType));
+    Value words = rocdl::loadWhere(b, loc, wordVectorType, pointer, mask,
+                                   otherWords, access.getBytes(), isVolatile);
+    return unpackGroup(b, loc, words, access, element);
+  }
   SmallVector<Value> operands = {pointer, mask};
   if (others.front()) {
     Value packed = packGroup(b, loc, others, access);
@@ -363,6 +376,9 @@ static void storeGroup(OpBuilder &b, Location loc, Value pointer,
     LLVM::StoreOp::create(b, loc, packed, pointer, access.getBytes());
     return;
   }
+  if (targetsAMD(b))
+    return rocdl::storeWhere(b, loc, packed, pointer, predicate,
+                             access.getBytes());
   unsigned n = access.words;
   SmallVector<Value> operands = {pointer};
   for (unsigned i = 0; i < n; ++i)
@@ -453,6 +469,19 @@ struct LoadLowering : public OpConversionPattern<tt::LoadOp> {
                         : LLVM::ConstantOp::create(
                               rewriter, loc, reg->registerType,
                               rewriter.getIntegerAttr(reg->registerType, 0));
+      if (targetsAMD(rewriter)) {
+        Type memoryType = rewriter.getIntegerType(reg->memoryBits);
+        if (memoryType != reg->registerType)
+          other = LLVM::TruncOp::create(rewriter, loc, memoryType, other);
+        Value loaded = rocdl::loadWhere(
+            rewriter, loc, memoryType, pointers[r], masks[r], other,
+            std::max(1u, reg->memoryBits / 8), op.getIsVolatile());
+        if (memoryType != reg->registerType)
+          loaded =
+              LLVM::ZExtOp::create(rewriter, loc, reg->registerType, loaded);
+        values.push_back(fromRegister(rewriter, loc, loaded, element));
+        continue;
+      }
       Value loaded =
           inlinePtx(rewriter, loc, reg->registerType,
                     {pointers[r], masks[r], other}, asmText, constraints,
@@ -518,10 +547,17 @@ struct StoreLowering : public OpConversionPattern<tt::StoreOp> {
                               std::max(1u, reg->memoryBits / 8));
         continue;
       }
-      inlinePtx(
-          rewriter, loc, Type(),
-          {pointers[r], toRegister(rewriter, loc, values[r], *reg), predicate},
-          asmText, constraints, /*sideEffects=*/true);
+      Value value = toRegister(rewriter, loc, values[r], *reg);
+      if (targetsAMD(rewriter)) {
+        Type memoryType = rewriter.getIntegerType(reg->memoryBits);
+        if (memoryType != reg->registerType)
+          value = LLVM::TruncOp::create(rewriter, loc, memoryType, value);
+        rocdl::storeWhere(rewriter, loc, value, pointers[r], predicate,
+                          std::max(1u, reg->memoryBits / 8));
+        continue;
+      }
+      inlinePtx(rewriter, loc, Type(), {pointers[r], value, predicate}, asmText,
+                constraints, /*sideEffects=*/true);
     }
     rewriter.eraseOp(op);
     return success();
@@ -613,6 +649,19 @@ static std::string getFloatMinMaxNegativeAtomic(tt::RMWOp kind, Type element) {
   return (kind == tt::RMWOp::MAX ? "min.u" : "max.u") + width;
 }
 
+/// Stores the register `value` at `address` in shared memory where
+/// `predicate` holds.
+static void storeSharedWhere(OpBuilder &b, Location loc, Value value,
+                             Value address, Value predicate,
+                             const PtxRegister &reg) {
+  unsigned bits = reg.registerType.getIntOrFloatBitWidth();
+  if (targetsAMD(b))
+    return rocdl::storeWhere(b, loc, value, address, predicate, bits / 8);
+  inlinePtx(b, loc, Type(), {address, value, predicate},
+            llvm::formatv("@$2 st.shared.b{0} [ $0 ], $1;", bits).str(),
+            llvm::formatv("r,{0},b", reg.constraint).str(), true);
+}
+
 /// Hands the old values `results` of an atomic, valid in the thread that
 /// ran it (`owner`; null when every holder did), to every thread holding
 /// the element: the owner stores it at the element's place in scratch,
@@ -645,13 +694,8 @@ static SmallVector<Value> shareOldValues(OpBuilder &b, Location loc,
   for (unsigned r = 0, e = layout.getNumRegisters(); r < e; ++r) {
     if (!isCanonicalRegister(layout, r))
       continue;
-    inlinePtx(b, loc, Type(),
-              {addresses[r], toRegister(b, loc, results[r], reg),
-               owner ? owner : always},
-              llvm::formatv("@$2 st.shared.b{0} [ $0 ], $1;",
-                            storage.getIntOrFloatBitWidth())
-                  .str(),
-              llvm::formatv("r,{0},b", reg.constraint).str(), true);
+    storeSharedWhere(b, loc, toRegister(b, loc, results[r], reg), addresses[r],
+                     owner ? owner : always, reg);
   }
   emitBarrier(b, loc);
   SmallVector<Value> shared;
@@ -664,13 +708,13 @@ static SmallVector<Value> shareOldValues(OpBuilder &b, Location loc,
 /// Atomics run once per element, in its owner thread. When several threads
 /// hold an element and the old value is used, the others get it through
 /// shared memory (shareOldValues).
-static LogicalResult lowerAtomic(Operation *op, Value loweredPtr,
-                                 ArrayRef<Value> loweredOperands,
-                                 Value loweredMask, StringRef operation,
-                                 tt::MemSemantic sem, tt::MemSyncScope scope,
-                                 const TypeConverter &converter,
-                                 ConversionPatternRewriter &rewriter,
-                                 StringRef negativeOperation = "") {
+/// `operation` is the PTX atom's suffix (NVIDIA), `kind` the read-modify-
+/// write (none: compare-and-swap; AMD builds LLVM atomics from it).
+static LogicalResult lowerAtomic(
+    Operation *op, Value loweredPtr, ArrayRef<Value> loweredOperands,
+    Value loweredMask, StringRef operation, std::optional<tt::RMWOp> kind,
+    tt::MemSemantic sem, tt::MemSyncScope scope, const TypeConverter &converter,
+    ConversionPatternRewriter &rewriter, StringRef negativeOperation = "") {
   Location loc = op->getLoc();
   Type resultType = op->getResult(0).getType();
   Type element = convertElementType(getElementTypeOrSelf(resultType));
@@ -729,11 +773,24 @@ static LogicalResult lowerAtomic(Operation *op, Value loweredPtr,
       results.push_back(results[r & ~duplicates]);
       continue;
     }
+    // Every element owned by one thread and no mask: always.
+    Value predicate = andPredicates(rewriter, loc, owner, masks[r]);
+    if (targetsAMD(rewriter)) {
+      // operands: {value} for read-modify-writes, {compare, value} for CAS.
+      Value value = operands.back()[r];
+      Value compare = operands.size() == 2 ? operands[0][r] : Value();
+      FailureOr<Value> old =
+          rocdl::atomicWhere(rewriter, loc, element, pointers[r], value,
+                             compare, kind, predicate, sem, scope);
+      if (failed(old))
+        return op->emitError("no AMDGPU atomic for '")
+               << stringifyRMWOp(*kind) << "' on " << element;
+      results.push_back(*old);
+      continue;
+    }
     SmallVector<Value> args = {pointers[r]};
     for (auto &values : operands)
       args.push_back(toRegister(rewriter, loc, values[r], *reg));
-    // Every element owned by one thread and no mask: always.
-    Value predicate = andPredicates(rewriter, loc, owner, masks[r]);
     if (!predicate)
       predicate = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
                                            rewriter.getBoolAttr(true));
@@ -757,12 +814,8 @@ static LogicalResult lowerAtomic(Operation *op, Value loweredPtr,
     Value base =
         getSharedMemoryBase(rewriter, loc, op, getSharedElementBytes(storage));
     emitBarrier(rewriter, loc);
-    inlinePtx(rewriter, loc, Type(),
-              {base, toRegister(rewriter, loc, result, *reg), owner},
-              llvm::formatv("@$2 st.shared.b{0} [ $0 ], $1;",
-                            storage.getIntOrFloatBitWidth())
-                  .str(),
-              llvm::formatv("r,{0},b", reg->constraint).str(), true);
+    storeSharedWhere(rewriter, loc, toRegister(rewriter, loc, result, *reg),
+                     base, owner, *reg);
     emitBarrier(rewriter, loc);
     result = fromRegister(rewriter, loc,
                           LLVM::LoadOp::create(rewriter, loc, storage, base),
@@ -779,13 +832,13 @@ struct AtomicRMWLowering : public OpConversionPattern<tt::AtomicRMWOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Type element = convertElementType(getElementTypeOrSelf(op.getType()));
     std::string suffix = getAtomicSuffix(op.getAtomicRmwOp(), element);
-    if (suffix.empty())
+    if (suffix.empty() && !targetsAMD(rewriter))
       return op.emitError("no PTX atomic for '")
              << stringifyRMWOp(op.getAtomicRmwOp()) << "' on " << element;
     return lowerAtomic(
         op, adaptor.getPtr(), {adaptor.getVal()}, adaptor.getMask(), suffix,
-        op.getSem(), op.getScope(), *getTypeConverter(), rewriter,
-        getFloatMinMaxNegativeAtomic(op.getAtomicRmwOp(), element));
+        op.getAtomicRmwOp(), op.getSem(), op.getScope(), *getTypeConverter(),
+        rewriter, getFloatMinMaxNegativeAtomic(op.getAtomicRmwOp(), element));
   }
 };
 
@@ -798,10 +851,10 @@ struct AtomicCASLowering : public OpConversionPattern<tt::AtomicCASOp> {
     unsigned bits = isa<LLVM::LLVMPointerType>(element)
                         ? 64
                         : element.getIntOrFloatBitWidth();
-    return lowerAtomic(op, adaptor.getPtr(),
-                       {adaptor.getCmp(), adaptor.getVal()}, Value(),
-                       "cas.b" + std::to_string(bits), op.getSem(),
-                       op.getScope(), *getTypeConverter(), rewriter);
+    return lowerAtomic(
+        op, adaptor.getPtr(), {adaptor.getCmp(), adaptor.getVal()}, Value(),
+        "cas.b" + std::to_string(bits), std::nullopt, op.getSem(),
+        op.getScope(), *getTypeConverter(), rewriter);
   }
 };
 

@@ -10,8 +10,8 @@
 // that choose the line (the coordinate off the axis).
 //
 //===----------------------------------------------------------------------===//
-#ifndef TPX_LIB_CONVERSION_TPXGPUTONVVM_REDUCESCANUTILS_H
-#define TPX_LIB_CONVERSION_TPXGPUTONVVM_REDUCESCANUTILS_H
+#ifndef TPX_LIB_CONVERSION_TPXGPUTOLLVM_REDUCESCANUTILS_H
+#define TPX_LIB_CONVERSION_TPXGPUTOLLVM_REDUCESCANUTILS_H
 
 #include "LoweringUtils.h"
 
@@ -285,4 +285,4 @@ inline std::optional<LinearLayout> getSourcesLayout(mlir::Operation *op,
 
 } // namespace tpx::gpu_lowering::reduce_scan
 
-#endif // TPX_LIB_CONVERSION_TPXGPUTONVVM_REDUCESCANUTILS_H
+#endif // TPX_LIB_CONVERSION_TPXGPUTOLLVM_REDUCESCANUTILS_H

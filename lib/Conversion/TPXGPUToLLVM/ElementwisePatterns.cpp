@@ -273,6 +273,8 @@ struct ScalarEquivalentLowering : public OpConversionPattern<OpTy> {
 
 /// tt.extern_elementwise of a libdevice function: a call of the `__nv_*`
 /// symbol per register; the PTX emitter links libdevice, which defines it.
+/// On AMD the device library is ROCm's (`__ocml_*`, `__ockl_*`), which the
+/// amdgcn emitter links.
 /// (The coverage check keeps other symbols off this path: nothing on the
 /// device would define them.)
 struct ExternElementwiseLowering
@@ -282,10 +284,16 @@ struct ExternElementwiseLowering
   matchAndRewrite(tt::ExternElementwiseOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     StringRef symbol = op.getSymbol();
-    if (!symbol.starts_with("__nv_"))
+    if (targetsAMD(rewriter)) {
+      if (!symbol.starts_with("__ocml_") && !symbol.starts_with("__ockl_"))
+        return op.emitError("the AMD code generator calls only ROCm device "
+                            "library functions (__ocml_*, __ockl_*), not '")
+               << symbol << "'";
+    } else if (!symbol.starts_with("__nv_")) {
       return op.emitError("the GPU code generator calls only libdevice "
                           "functions (__nv_*), not '")
              << symbol << "'";
+    }
     Type result = getScalarType(*getTypeConverter(), op.getType());
     SmallVector<Type> params;
     for (Value src : op.getSrcs())

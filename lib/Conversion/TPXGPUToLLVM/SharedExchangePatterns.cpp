@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringUtils.h"
+#include "ROCDLPrimitives.h"
 
 #include "tpx/Dialect/TT/IR/TTOps.h"
 
@@ -321,25 +322,37 @@ struct HistogramLowering : public OpConversionPattern<tt::HistogramOp> {
     // ballots, each inverted where the bin's bit is 0). Only the warp's
     // totals then meet in shared memory: bins / 32 reductions a lane
     // instead of one per element (half of Triton's speed, measured).
+    // Ballots are as wide as the warp: 32 lanes on NVIDIA, 64 on AMD.
     Type i32 = rewriter.getI32Type();
+    unsigned warpSize = getWarpSize(rewriter);
+    bool amd = targetsAMD(rewriter);
+    Type laneMaskType = rewriter.getIntegerType(warpSize);
     auto c32 = [&](int64_t v) { return i32Constant(rewriter, loc, v); };
+    auto cMask = [&](int64_t v) {
+      return intConstant(rewriter, loc, laneMaskType, v);
+    };
     auto ballot = [&](Value predicate) {
+      if (amd)
+        return rocdl::ballot(rewriter, loc, predicate);
       return inlinePtx(rewriter, loc, i32, predicate,
                        "vote.sync.ballot.b32 $0, $1, 0xffffffff;", "=r,b",
                        /*sideEffects=*/true);
     };
     unsigned bitsOfBin = llvm::Log2_64(bins);
-    unsigned laneBits = std::min(bitsOfBin, 5u);
-    int64_t ownedBins = std::max<int64_t>(1, bins / 32);
-    Value allOnes = c32(-1);
+    unsigned laneBits = std::min(bitsOfBin, llvm::Log2_32(warpSize));
+    int64_t ownedBins = std::max<int64_t>(1, bins / warpSize);
+    Value allOnes = cMask(-1);
     // Where a lane's own bin bit b (b < laneBits) is 0, the ballot is
     // inverted: XOR with (bit - 1), all ones for 0 and zero for 1.
+    Value lane = ids.lane;
+    if (laneMaskType != i32)
+      lane = LLVM::ZExtOp::create(rewriter, loc, laneMaskType, lane);
     SmallVector<Value> laneFlips;
     for (unsigned b = 0; b < laneBits; ++b) {
       Value bit = LLVM::AndOp::create(
-          rewriter, loc, LLVM::LShrOp::create(rewriter, loc, ids.lane, c32(b)),
-          c32(1));
-      laneFlips.push_back(LLVM::SubOp::create(rewriter, loc, bit, c32(1)));
+          rewriter, loc, LLVM::LShrOp::create(rewriter, loc, lane, cMask(b)),
+          cMask(1));
+      laneFlips.push_back(LLVM::SubOp::create(rewriter, loc, bit, cMask(1)));
     }
     SmallVector<Value> counts(ownedBins, c32(0));
     for (unsigned reg = 0, e = from->getNumRegisters(); reg < e; ++reg) {
@@ -382,9 +395,11 @@ struct HistogramLowering : public OpConversionPattern<tt::HistogramOp> {
                   : LLVM::XOrOp::create(rewriter, loc, bitBallots[b], allOnes)
                         .getResult());
         }
-        counts[j] = LLVM::AddOp::create(
-            rewriter, loc, counts[j],
-            LLVM::CtPopOp::create(rewriter, loc, i32, match));
+        Value matches =
+            LLVM::CtPopOp::create(rewriter, loc, laneMaskType, match);
+        if (laneMaskType != i32)
+          matches = LLVM::TruncOp::create(rewriter, loc, i32, matches);
+        counts[j] = LLVM::AddOp::create(rewriter, loc, counts[j], matches);
       }
     }
     // Each lane adds its bins' warp totals (lanes past the bins own none).
@@ -392,16 +407,26 @@ struct HistogramLowering : public OpConversionPattern<tt::HistogramOp> {
     Value ownsBin = LLVM::ICmpOp::create(
         rewriter, loc, LLVM::ICmpPredicate::ult, ids.lane, c32(bins));
     for (int64_t j = 0; j < ownedBins; ++j) {
-      Value bin = LLVM::AddOp::create(rewriter, loc, ids.lane, c32(32 * j));
+      Value bin =
+          LLVM::AddOp::create(rewriter, loc, ids.lane, c32(warpSize * j));
       Value count = counts[j];
       if (countBits == 64)
         count = LLVM::ZExtOp::create(rewriter, loc, countType, count);
       Value nonZero = LLVM::ICmpOp::create(
           rewriter, loc, LLVM::ICmpPredicate::ne, counts[j], c32(0));
+      Value predicate = LLVM::AndOp::create(rewriter, loc, ownsBin, nonZero);
+      if (amd) {
+        // LDS atomics at workgroup scope; relaxed: the barrier below
+        // orders them before the reads.
+        (void)rocdl::atomicWhere(
+            rewriter, loc, countType, tile.address(rewriter, loc, bin), count,
+            Value(), tt::RMWOp::ADD, predicate, tt::MemSemantic::RELAXED,
+            tt::MemSyncScope::CTA);
+        continue;
+      }
       inlinePtx(
           rewriter, loc, Type(),
-          {tile.address(rewriter, loc, bin), count,
-           LLVM::AndOp::create(rewriter, loc, ownsBin, nonZero)},
+          {tile.address(rewriter, loc, bin), count, predicate},
           llvm::formatv("@$2 red.shared.add.u{0} [ $0 ], $1;", countBits).str(),
           countBits == 64 ? "r,l,b" : "r,r,b", /*sideEffects=*/true);
     }

@@ -1,7 +1,8 @@
 //===- DotPatterns.cpp - tt.dot to mma.sync or per-thread FMAs ------------===//
 //
-// tt.dot (d = a x b + c) comes out of convert-tt-to-tpxgpu in one of two
-// forms, each lowered without moving data between threads:
+// tt.dot (d = a x b + c) comes out of convert-tt-to-tpxgpu in one of three
+// forms, each lowered without moving data between threads (the third,
+// AMD's MFMA, is described at lowerMfmaDot):
 //
 //  * MMA: c and d in #tpxgpu.nvidia_mma (version 2, 16x8 fragments), a and b
 //    in dot_op layouts of it with kWidth = 2 (f16 or bf16). The layouts are
@@ -38,7 +39,10 @@
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
 
+#include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -49,6 +53,7 @@
 using namespace mlir;
 using namespace tpx;
 using namespace tpx::gpu_lowering;
+using tpxgpu::AmdMfmaEncodingAttr;
 using tpxgpu::BlockedEncodingAttr;
 using tpxgpu::DotOperandEncodingAttr;
 using tpxgpu::NvidiaMmaEncodingAttr;
@@ -81,7 +86,7 @@ lookupRegister(const llvm::DenseMap<Coord2, unsigned> &index, Coord2 c) {
 }
 
 static InFlightDiagnostic dotError(tt::DotOp op) {
-  return op.emitError("convert-tpxgpu-to-nvvm: cannot lower tt.dot: ");
+  return op.emitError("cannot lower tt.dot: ");
 }
 
 //===----------------------------------------------------------------------===//
@@ -410,6 +415,148 @@ lowerMmaDot(tt::DotOp op, NvidiaMmaEncodingAttr mma, Value loweredA,
 }
 
 //===----------------------------------------------------------------------===//
+// MFMA: AMD CDNA4 matrix cores
+//===----------------------------------------------------------------------===//
+
+/// One v_mfma_f32_{32x32x16,16x16x32}_{f16,bf16}: `a` and `b` 8 elements
+/// each, `acc` 16 or 4 f32; returns the new accumulator registers.
+static SmallVector<Value> emitMfma(OpBuilder &b, Location loc, unsigned block,
+                                   bool bf16, ArrayRef<Value> aRegs,
+                                   ArrayRef<Value> bRegs, ArrayRef<Value> acc) {
+  auto vector = [&](ArrayRef<Value> values) {
+    auto type =
+        VectorType::get({int64_t(values.size())}, values.front().getType());
+    Value result = LLVM::UndefOp::create(b, loc, type);
+    for (auto [i, value] : llvm::enumerate(values))
+      result = LLVM::InsertElementOp::create(b, loc, result, value,
+                                             i32Constant(b, loc, i));
+    return result;
+  };
+  Value a = vector(aRegs), bv = vector(bRegs), c = vector(acc);
+  // cbsz, abid, blgp: no broadcast between blocks or lanes.
+  SmallVector<Value> args = {a,
+                             bv,
+                             c,
+                             i32Constant(b, loc, 0),
+                             i32Constant(b, loc, 0),
+                             i32Constant(b, loc, 0)};
+  Type type = c.getType();
+  Value d;
+  if (block == 32)
+    d = bf16 ? ROCDL::mfma_f32_32x32x16_bf16::create(b, loc, type, args)
+                   .getResult()
+             : ROCDL::mfma_f32_32x32x16_f16::create(b, loc, type, args)
+                   .getResult();
+  else
+    d = bf16 ? ROCDL::mfma_f32_16x16x32_bf16::create(b, loc, type, args)
+                   .getResult()
+             : ROCDL::mfma_f32_16x16x32_f16::create(b, loc, type, args)
+                   .getResult();
+  SmallVector<Value> result;
+  for (unsigned i = 0; i < acc.size(); ++i)
+    result.push_back(
+        LLVM::ExtractElementOp::create(b, loc, d, i32Constant(b, loc, i)));
+  return result;
+}
+
+/// The layouts (TPXGPULinearLayout.cpp, mfmaToLinear and
+/// mfmaOperandToLinear) give every wave whole MFMA blocks in the
+/// instruction's register order: accumulator register i of a block at
+/// register coordinate (m0 + row(i), n0), row(i) = i % 4 + 8 * (i / 4) for
+/// 32x32 blocks and i for 16x16 ones; A's 8 registers of a K step at
+/// (m0, k0 + j), B's at (k0 + j, n0); the lanes add the same thread part to
+/// all three as the instruction expects. So the dot is one MFMA per (block,
+/// K step) of the wave, without moving data between lanes.
+static FailureOr<SmallVector<Value>>
+lowerMfmaDot(tt::DotOp op, AmdMfmaEncodingAttr mfma, Value loweredA,
+             Value loweredB, Value loweredC, const LinearLayout &aLayout,
+             const LinearLayout &bLayout, const LinearLayout &cLayout,
+             ConversionPatternRewriter &rewriter) {
+  RankedTensorType aType = op.getA().getType(), bType = op.getB().getType(),
+                   cType = op.getC().getType();
+  unsigned block = mfma.getInstrShape()[0];
+  int64_t instrK = mfma.getInstrShape()[2];
+  if (mfma.getVersion() != 4 || mfma.getIsTransposed() ||
+      instrK != int64_t(tpxgpu::kMfmaOperandKWidth) * (64 / block))
+    return dotError(op) << "only CDNA4 (version 4), not transposed, "
+                           "32x32x16 / 16x16x32 MFMA layouts are supported, "
+                           "got "
+                        << mfma;
+  auto operandIs = [&](RankedTensorType type, unsigned opIdx) {
+    auto operand = dyn_cast<DotOperandEncodingAttr>(type.getEncoding());
+    return operand && operand.getOpIdx() == opIdx &&
+           operand.getParent() == mfma &&
+           operand.getKWidth() == tpxgpu::kMfmaOperandKWidth;
+  };
+  if (!operandIs(aType, 0) || !operandIs(bType, 1))
+    return dotError(op) << "with the MFMA accumulator layout " << mfma
+                        << ", A and B must be in #tpxgpu.dot_op layouts "
+                           "(opIdx 0 and 1, kWidth 8) of it";
+  Type aElem = aType.getElementType(), bElem = bType.getElementType();
+  bool f16 = aElem.isF16() && bElem.isF16();
+  bool bf16 = aElem.isBF16() && bElem.isBF16();
+  if ((!f16 && !bf16) || !cType.getElementType().isF32())
+    return dotError(op) << "MFMA operands must both be f16 or both bf16 with "
+                           "an f32 accumulator, got "
+                        << aElem << " x " << bElem << " -> "
+                        << cType.getElementType();
+  int64_t k = aType.getShape()[1];
+  unsigned accRegs = block * block / 64;
+  auto rowOf = [&](unsigned i) -> int64_t {
+    return block == 32 ? i % 4 + 8 * (i / 4) : i;
+  };
+  llvm::DenseMap<Coord2, unsigned> aIndex = indexRegisters(aLayout),
+                                   bIndex = indexRegisters(bLayout),
+                                   cIndex = indexRegisters(cLayout);
+  SmallVector<Value> a = unpack(rewriter, op.getLoc(), loweredA);
+  SmallVector<Value> b = unpack(rewriter, op.getLoc(), loweredB);
+  SmallVector<Value> c = unpack(rewriter, op.getLoc(), loweredC);
+  llvm::DenseMap<Coord2, Value> byCoordinate;
+  llvm::DenseSet<Coord2> seenTiles;
+  Location loc = op.getLoc();
+  for (unsigned reg = 0, e = cLayout.getNumRegisters(); reg < e; ++reg) {
+    auto [cm, cn] = getRegisterCoordinate(cLayout, reg);
+    int64_t m0 = cm & ~int64_t(block - 1), n0 = cn & ~int64_t(block - 1);
+    if (!seenTiles.insert({m0, n0}).second)
+      continue;
+    SmallVector<Value> acc;
+    for (unsigned i = 0; i < accRegs; ++i) {
+      std::optional<unsigned> r = lookupRegister(cIndex, {m0 + rowOf(i), n0});
+      if (!r)
+        return dotError(op) << "the accumulator has no register at register "
+                               "coordinate ("
+                            << m0 + rowOf(i) << ", " << n0 << ")";
+      acc.push_back(c[*r]);
+    }
+    for (int64_t k0 = 0; k0 < k; k0 += instrK) {
+      SmallVector<Value> aRegs, bRegs;
+      for (unsigned j = 0; j < tpxgpu::kMfmaOperandKWidth; ++j) {
+        std::optional<unsigned> ra = lookupRegister(aIndex, {m0, k0 + j});
+        std::optional<unsigned> rb = lookupRegister(bIndex, {k0 + j, n0});
+        if (!ra || !rb)
+          return dotError(op) << "operand " << (ra ? "B" : "A")
+                              << " has no register for the MFMA block at ("
+                              << m0 << ", " << n0 << "), K " << k0 + j;
+        aRegs.push_back(a[*ra]);
+        bRegs.push_back(b[*rb]);
+      }
+      acc = emitMfma(rewriter, loc, block, bf16, aRegs, bRegs, acc);
+    }
+    for (unsigned i = 0; i < accRegs; ++i)
+      byCoordinate.try_emplace({m0 + rowOf(i), n0}, acc[i]);
+  }
+  SmallVector<Value> result;
+  for (unsigned reg = 0, e = cLayout.getNumRegisters(); reg < e; ++reg) {
+    auto it = byCoordinate.find(getRegisterCoordinate(cLayout, reg));
+    if (it == byCoordinate.end())
+      return dotError(op) << "accumulator register " << reg
+                          << " lies in no MFMA block";
+    result.push_back(it->second);
+  }
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
 // FMA: K multiply-adds per element in registers
 //===----------------------------------------------------------------------===//
 
@@ -527,9 +674,9 @@ lowerFmaDot(tt::DotOp op, BlockedEncodingAttr blocked, Value loweredA,
       auto rb = bIndex.find({cb, kk, cn});
       if (ra == aIndex.end() || rb == bIndex.end())
         return dotError(op) << "operand " << (ra != aIndex.end() ? "B" : "A")
-                            << " has no register for batch " << cb
-                            << ", row " << (ra != aIndex.end() ? kk : cm)
-                            << ", column " << (ra != aIndex.end() ? cn : kk);
+                            << " has no register for batch " << cb << ", row "
+                            << (ra != aIndex.end() ? kk : cm) << ", column "
+                            << (ra != aIndex.end() ? cn : kk);
       chain.a.push_back(ra->second);
       chain.b.push_back(rb->second);
     }
@@ -603,15 +750,22 @@ struct DotOpLowering : public OpConversionPattern<tt::DotOp> {
     if (mma && cType.getRank() != 2)
       return dotError(op) << "batched (3-D) dots run on FMAs, with a blocked "
                              "accumulator";
+    auto mfma = dyn_cast<AmdMfmaEncodingAttr>(encoding);
+    if (mfma && cType.getRank() != 2)
+      return dotError(op) << "batched (3-D) dots run on FMAs, with a blocked "
+                             "accumulator";
     if (mma)
       result = lowerMmaDot(op, mma, adaptor.getA(), adaptor.getB(),
                            adaptor.getC(), *a, *b, *c, rewriter);
+    else if (mfma)
+      result = lowerMfmaDot(op, mfma, adaptor.getA(), adaptor.getB(),
+                            adaptor.getC(), *a, *b, *c, rewriter);
     else if (auto blocked = dyn_cast<BlockedEncodingAttr>(encoding))
       result = lowerFmaDot(op, blocked, adaptor.getA(), adaptor.getB(),
                            adaptor.getC(), *a, *b, *c, rewriter);
     else
       return dotError(op) << "the accumulator must be in an nvidia_mma "
-                             "(version 2) or blocked layout, got "
+                             "(version 2), amd_mfma or blocked layout, got "
                           << encoding;
     if (failed(result))
       return failure();

@@ -1,0 +1,209 @@
+//===- ROCDLPrimitives.cpp - what the SIMT lowering builds differently on AMD
+//=//
+#include "ROCDLPrimitives.h"
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace tpx;
+using namespace tpx::gpu_lowering;
+
+Value rocdl::getThreadIdX(OpBuilder &b, Location loc) {
+  return ROCDL::ThreadIdXOp::create(b, loc, b.getI32Type());
+}
+
+Value rocdl::getBlockId(OpBuilder &b, Location loc, unsigned axis) {
+  Type i32 = b.getI32Type();
+  if (axis == 0)
+    return ROCDL::BlockIdXOp::create(b, loc, i32);
+  if (axis == 1)
+    return ROCDL::BlockIdYOp::create(b, loc, i32);
+  return ROCDL::BlockIdZOp::create(b, loc, i32);
+}
+
+Value rocdl::getGridDim(OpBuilder &b, Location loc, unsigned axis) {
+  // __ockl_get_num_groups (linked from the device libraries) returns a
+  // size_t; grids of tpx fit in 32 bits per axis.
+  Type i64 = b.getI64Type();
+  Value count;
+  if (axis == 0)
+    count = ROCDL::GridDimXOp::create(b, loc, i64);
+  else if (axis == 1)
+    count = ROCDL::GridDimYOp::create(b, loc, i64);
+  else
+    count = ROCDL::GridDimZOp::create(b, loc, i64);
+  return LLVM::TruncOp::create(b, loc, b.getI32Type(), count);
+}
+
+void rocdl::emitBarrier(OpBuilder &b, Location loc) {
+  ROCDL::BarrierOp::create(b, loc);
+}
+
+Value rocdl::readLane(OpBuilder &b, Location loc, Value word,
+                      Value sourceLane) {
+  // ds_bpermute addresses lanes in bytes and wraps modulo the wavefront.
+  Value byteIndex =
+      LLVM::ShlOp::create(b, loc, sourceLane, i32Constant(b, loc, 2));
+  return ROCDL::DsBpermuteOp::create(b, loc, b.getI32Type(), byteIndex, word);
+}
+
+Value rocdl::xorLanes(OpBuilder &b, Location loc, Value word, unsigned mask,
+                      Value lane) {
+  Type i32 = b.getI32Type();
+  if (mask == 1 || mask == 2) {
+    // quad_perm: 2-bit source lane per lane of each quad (AMD GCN3 ISA,
+    // DPP_CTRL 0x00-0xFF): [1,0,3,2] and [2,3,0,1].
+    int32_t quadPerm = mask == 1 ? 0xB1 : 0x4E;
+    return ROCDL::DPPUpdateOp::create(b, loc, i32, word, word, quadPerm,
+                                      /*rowMask=*/0xF, /*bankMask=*/0xF,
+                                      /*boundCtrl=*/true);
+  }
+  if (mask == 4 || mask == 8 || mask == 16) {
+    // ds_swizzle bit mode (offset bit 15 clear): lane = ((lane & and) | or)
+    // ^ xor within each 32 lanes; and = 0x1F, or = 0, xor = mask.
+    int32_t offset = 0x1F | int32_t(mask) << 10;
+    return ROCDL::DsSwizzleOp::create(b, loc, i32, word,
+                                      i32Constant(b, loc, offset));
+  }
+  Value source = LLVM::XOrOp::create(b, loc, lane, i32Constant(b, loc, mask));
+  return readLane(b, loc, word, source);
+}
+
+Value rocdl::ballot(OpBuilder &b, Location loc, Value predicate) {
+  return ROCDL::BallotOp::create(b, loc, b.getI64Type(), predicate);
+}
+
+Value rocdl::loadWhere(OpBuilder &b, Location loc, Type type, Value pointer,
+                       Value mask, Value other, unsigned alignment,
+                       bool isVolatile) {
+  auto branch = scf::IfOp::create(
+      b, loc, mask,
+      [&](OpBuilder &then, Location loc) {
+        Value loaded = LLVM::LoadOp::create(then, loc, type, pointer, alignment,
+                                            isVolatile);
+        scf::YieldOp::create(then, loc, loaded);
+      },
+      [&](OpBuilder &otherwise, Location loc) {
+        scf::YieldOp::create(otherwise, loc, other);
+      });
+  return branch.getResult(0);
+}
+
+void rocdl::storeWhere(OpBuilder &b, Location loc, Value value, Value pointer,
+                       Value predicate, unsigned alignment) {
+  scf::IfOp::create(b, loc, predicate, [&](OpBuilder &then, Location loc) {
+    LLVM::StoreOp::create(then, loc, value, pointer, alignment);
+    scf::YieldOp::create(then, loc);
+  });
+}
+
+static LLVM::AtomicOrdering getOrdering(tt::MemSemantic sem) {
+  switch (sem) {
+  case tt::MemSemantic::RELAXED:
+    return LLVM::AtomicOrdering::monotonic;
+  case tt::MemSemantic::ACQUIRE:
+    return LLVM::AtomicOrdering::acquire;
+  case tt::MemSemantic::RELEASE:
+    return LLVM::AtomicOrdering::release;
+  case tt::MemSemantic::ACQUIRE_RELEASE:
+    return LLVM::AtomicOrdering::acq_rel;
+  }
+  return LLVM::AtomicOrdering::acq_rel;
+}
+
+/// AMDGPU's synchronization scopes (LLVM AMDGPUUsage): a whole device is
+/// the "agent", a block the "workgroup", the empty scope the system.
+static StringRef getSyncScope(tt::MemSyncScope scope) {
+  switch (scope) {
+  case tt::MemSyncScope::GPU:
+    return "agent";
+  case tt::MemSyncScope::CTA:
+    return "workgroup";
+  case tt::MemSyncScope::SYSTEM:
+    return "";
+  }
+  return "agent";
+}
+
+/// The LLVM atomicrmw of a tt.atomic_rmw kind on `type`, if any.
+static std::optional<LLVM::AtomicBinOp> getBinOp(tt::RMWOp kind, Type type) {
+  bool isFloat = isa<FloatType>(type);
+  bool isPointer = isa<LLVM::LLVMPointerType>(type);
+  switch (kind) {
+  case tt::RMWOp::AND:
+  case tt::RMWOp::OR:
+  case tt::RMWOp::XOR:
+  case tt::RMWOp::ADD:
+  case tt::RMWOp::UMAX:
+  case tt::RMWOp::UMIN:
+    if (isFloat || isPointer)
+      return std::nullopt;
+    return kind == tt::RMWOp::AND    ? LLVM::AtomicBinOp::_and
+           : kind == tt::RMWOp::OR   ? LLVM::AtomicBinOp::_or
+           : kind == tt::RMWOp::XOR  ? LLVM::AtomicBinOp::_xor
+           : kind == tt::RMWOp::ADD  ? LLVM::AtomicBinOp::add
+           : kind == tt::RMWOp::UMAX ? LLVM::AtomicBinOp::umax
+                                     : LLVM::AtomicBinOp::umin;
+  case tt::RMWOp::FADD:
+    return isFloat ? std::optional(LLVM::AtomicBinOp::fadd) : std::nullopt;
+  case tt::RMWOp::MAX:
+    if (isPointer)
+      return std::nullopt;
+    return isFloat ? LLVM::AtomicBinOp::fmax : LLVM::AtomicBinOp::max;
+  case tt::RMWOp::MIN:
+    if (isPointer)
+      return std::nullopt;
+    return isFloat ? LLVM::AtomicBinOp::fmin : LLVM::AtomicBinOp::min;
+  case tt::RMWOp::XCHG:
+    return LLVM::AtomicBinOp::xchg;
+  }
+  return std::nullopt;
+}
+
+FailureOr<Value> rocdl::atomicWhere(OpBuilder &b, Location loc, Type type,
+                                    Value pointer, Value value, Value compare,
+                                    std::optional<tt::RMWOp> kind,
+                                    Value predicate, tt::MemSemantic sem,
+                                    tt::MemSyncScope scope) {
+  std::optional<LLVM::AtomicBinOp> binOp;
+  if (!compare) {
+    binOp = getBinOp(*kind, type);
+    if (!binOp)
+      return failure();
+  }
+  LLVM::AtomicOrdering ordering = getOrdering(sem);
+  StringRef syncScope = getSyncScope(scope);
+  auto build = [&](OpBuilder &then, Location loc) -> Value {
+    if (compare) {
+      // A failed exchange only reads: it may not release.
+      LLVM::AtomicOrdering failure = ordering == LLVM::AtomicOrdering::release
+                                         ? LLVM::AtomicOrdering::monotonic
+                                     : ordering == LLVM::AtomicOrdering::acq_rel
+                                         ? LLVM::AtomicOrdering::acquire
+                                         : ordering;
+      auto exchange = LLVM::AtomicCmpXchgOp::create(
+          then, loc, pointer, compare, value, ordering, failure, syncScope);
+      return LLVM::ExtractValueOp::create(then, loc, exchange, 0);
+    }
+    return LLVM::AtomicRMWOp::create(then, loc, *binOp, pointer, value,
+                                     ordering, syncScope);
+  };
+  if (!predicate)
+    return build(b, loc);
+  Value zero;
+  if (isa<LLVM::LLVMPointerType>(type))
+    zero = LLVM::ZeroOp::create(b, loc, type);
+  else
+    zero = LLVM::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+  auto branch = scf::IfOp::create(
+      b, loc, predicate,
+      [&](OpBuilder &then, Location loc) {
+        scf::YieldOp::create(then, loc, build(then, loc));
+      },
+      [&](OpBuilder &otherwise, Location loc) {
+        scf::YieldOp::create(otherwise, loc, zero);
+      });
+  return branch.getResult(0);
+}

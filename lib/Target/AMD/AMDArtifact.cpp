@@ -1,0 +1,81 @@
+//===- AMDArtifact.cpp - the entry and artifact fields of the amd target --===//
+#include "tpx/Compiler/Artifact.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
+#include "tpx/Target/AMD/AMDTarget.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace tpx;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+std::string amd::getAMDGPUEntryName(llvm::StringRef kernelName) {
+  return kernelName.str();
+}
+
+llvm::Error amd::checkEntryPoint(mlir::ModuleOp module, llvm::StringRef kernel,
+                                 llvm::StringRef entryPoint) {
+  auto entry = module.lookupSymbol<mlir::LLVM::LLVMFuncOp>(entryPoint);
+  if (!entry || entry.isExternal() ||
+      !entry->hasAttr(mlir::ROCDL::ROCDLDialect::getKernelFuncAttrName()))
+    return makeError("the compiled module has no rocdl.kernel function '" +
+                     entryPoint + "' for kernel '" + kernel +
+                     "': the pipeline's stage 'llir' must lower the kernel "
+                     "to the LLVM dialect with ROCDL");
+  return llvm::Error::success();
+}
+
+static std::optional<int> toInt(std::optional<unsigned> value) {
+  if (!value)
+    return std::nullopt;
+  return static_cast<int>(*value);
+}
+
+llvm::Error amd::fillArtifact(mlir::ModuleOp module,
+                              const EntryResourceMap &resources,
+                              Artifact &artifact) {
+  using tpxgpu::TPXGPUDialect;
+  if (auto threads = module->getAttrOfType<mlir::IntegerAttr>(
+          TPXGPUDialect::kBlockThreadsAttrName))
+    artifact.blockThreads = static_cast<unsigned>(threads.getInt());
+  if (auto shared = module->getAttrOfType<mlir::IntegerAttr>(
+          TPXGPUDialect::kSharedBytesAttrName))
+    artifact.sharedMemory = static_cast<unsigned>(shared.getInt());
+  artifact.entryPoint = getAMDGPUEntryName(artifact.signature.kernelName);
+  artifact.numRegs = artifact.numSpills = -1;
+  if (resources.empty())
+    return llvm::Error::success(); // e.g. an hsaco from an override
+  auto found = resources.find(artifact.entryPoint);
+  if (found == resources.end()) {
+    std::string names;
+    for (const auto &[name, _] : resources)
+      names += (names.empty() ? "'" : ", '") + name + "'";
+    return makeError("the hsaco has no kernel '" + artifact.entryPoint +
+                     "' for kernel '" + artifact.signature.kernelName +
+                     "' (its metadata describes " + names + ")");
+  }
+  const EntryResources &entry = found->second;
+  // A launch with more threads than the code object allows fails only at
+  // hipModuleLaunchKernel; say so at compile time.
+  if (entry.maxBlockThreads && artifact.blockThreads > *entry.maxBlockThreads)
+    return makeError("kernel '" + artifact.entryPoint + "' needs " +
+                     llvm::Twine(artifact.blockThreads) +
+                     " threads per block, but the hsaco allows at most " +
+                     llvm::Twine(*entry.maxBlockThreads) +
+                     " (its .max_flat_workgroup_size)");
+  artifact.numRegs = static_cast<int>(entry.registers);
+  artifact.numSpills = static_cast<int>(entry.spillStoreBytes);
+  artifact.numSgprs = toInt(entry.sgprs);
+  artifact.numAgprs = toInt(entry.agprs);
+  artifact.numVgprSpills = toInt(entry.vgprSpills);
+  artifact.numSgprSpills = toInt(entry.sgprSpills);
+  artifact.scratchBytes = toInt(entry.scratchBytes);
+  artifact.staticSharedMemory = toInt(entry.staticSharedBytes);
+  artifact.waveSize = toInt(entry.waveSize);
+  artifact.maxBlockThreads = toInt(entry.maxBlockThreads);
+  return llvm::Error::success();
+}
