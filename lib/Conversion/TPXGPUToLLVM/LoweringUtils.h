@@ -284,6 +284,9 @@ void populateBarrierTMAPatterns(TensorTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 void populateAsyncCopyPatterns(TensorTypeConverter &converter,
                                mlir::RewritePatternSet &patterns);
+/// AMD's: direct-to-LDS loads and vmcnt waits (AMDAsyncCopyPatterns.cpp).
+void populateAMDAsyncCopyPatterns(TensorTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
 void populateReducePatterns(TensorTypeConverter &converter,
                             mlir::RewritePatternSet &patterns);
 void populateScanPatterns(TensorTypeConverter &converter,

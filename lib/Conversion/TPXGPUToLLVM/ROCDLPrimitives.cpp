@@ -5,10 +5,42 @@
 
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
 
 using namespace mlir;
 using namespace tpx;
 using namespace tpx::gpu_lowering;
+
+LLVM::AliasScopeAttr rocdl::getAsyncCopyScope(MLIRContext *context) {
+  auto domain = LLVM::AliasScopeDomainAttr::get(
+      context, StringAttr::get(context, "tpx.async-copies"),
+      StringAttr::get(context, "tpx direct-to-LDS copies"));
+  return LLVM::AliasScopeAttr::get(
+      context, StringAttr::get(context, "tpx.async-copies.lds"), domain,
+      StringAttr::get(context, "LDS written by direct-to-LDS copies"));
+}
+
+void rocdl::markLDSLoadsApartFromCopies(ModuleOp module) {
+  bool hasCopies = false;
+  module.walk([&](ROCDL::GlobalLoadLDSOp) { hasCopies = true; });
+  if (!hasCopies)
+    return;
+  auto scopes = ArrayAttr::get(module.getContext(),
+                               {getAsyncCopyScope(module.getContext())});
+  auto inLDS = [](Value address) {
+    auto type = dyn_cast<LLVM::LLVMPointerType>(address.getType());
+    return type && type.getAddressSpace() == kSharedAddressSpace;
+  };
+  module.walk([&](Operation *op) {
+    if (auto load = dyn_cast<LLVM::LoadOp>(op); load && inLDS(load.getAddr()))
+      load.setNoaliasScopesAttr(scopes);
+    // Stores too: a masked-off lane's zeros, and other LDS writes, go to
+    // bytes no copy in flight writes (or the program races).
+    if (auto store = dyn_cast<LLVM::StoreOp>(op);
+        store && inLDS(store.getAddr()))
+      store.setNoaliasScopesAttr(scopes);
+  });
+}
 
 Value rocdl::getThreadIdX(OpBuilder &b, Location loc) {
   return ROCDL::ThreadIdXOp::create(b, loc, b.getI32Type());

@@ -41,6 +41,15 @@ mlir::Value xorLanes(mlir::OpBuilder &b, mlir::Location loc, mlir::Value word,
 mlir::Value ballot(mlir::OpBuilder &b, mlir::Location loc,
                    mlir::Value predicate);
 
+/// The alias scope of direct-to-LDS copies. The copies carry it and every
+/// other LDS load and store is marked noalias with it
+/// (markLDSLoadsApartFromCopies): a program reads an async copy's buffer only
+/// after waiting for it (async_wait's explicit s_waitcnt, then a barrier), so
+/// the AMDGPU backend need not wait for every copy in flight (vmcnt(0)) before
+/// each LDS read, which would serialise a software pipeline.
+mlir::LLVM::AliasScopeAttr getAsyncCopyScope(mlir::MLIRContext *context);
+void markLDSLoadsApartFromCopies(mlir::ModuleOp module);
+
 /// A load of `type` through `pointer` where `mask` (i1) holds; `other`
 /// (of `type`) elsewhere, where nothing is read.
 mlir::Value loadWhere(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "SIMTConversion.h"
 #include "LoweringUtils.h"
+#include "ROCDLPrimitives.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
@@ -51,18 +52,17 @@ static LLVM::GlobalOp createSharedMemory(ModuleOp module) {
 }
 
 /// What AMD code generation has no lowering for: Hopper's asynchronous
-/// machinery (the AMD pipeline never creates it; hand-written or plugin IR
-/// may), and device printf/assert, which need the HIP runtime's hostcall
+/// machinery other than cp.async-style copies (wgmma, mbarriers, TMA, warp
+/// specialization; the AMD pipeline never creates them, plugin IR may),
+/// and device printf/assert, which need the HIP runtime's hostcall
 /// buffer. The first such op is reported with the target's name.
 static LogicalResult checkAMDCoverage(ModuleOp module, StringRef chip) {
   WalkResult result = module.walk([&](Operation *op) {
     bool nvidiaOnly =
         isa<tpxgpu::WarpGroupDotOp, tpxgpu::WarpGroupDotWaitOp,
-            tpxgpu::AsyncCopyGlobalToLocalOp, tpxgpu::AsyncCommitGroupOp,
-            tpxgpu::AsyncWaitOp, tpxgpu::WarpSpecializeOp,
-            tpxgpu::InitBarrierOp, tpxgpu::InvalBarrierOp,
-            tpxgpu::BarrierExpectOp, tpxgpu::ArriveBarrierOp,
-            tpxgpu::WaitBarrierOp, tpxgpu::FenceAsyncSharedOp,
+            tpxgpu::WarpSpecializeOp, tpxgpu::InitBarrierOp,
+            tpxgpu::InvalBarrierOp, tpxgpu::BarrierExpectOp,
+            tpxgpu::ArriveBarrierOp, tpxgpu::WaitBarrierOp,
             tpxgpu::AsyncTMACopyGlobalToLocalOp,
             tpxgpu::AsyncTMACopyLocalToGlobalOp, tpxgpu::AsyncTMAStoreWaitOp>(
             op);
@@ -149,6 +149,8 @@ LogicalResult gpu_lowering::lowerSIMTModule(ModuleOp module, GPUVendor vendor) {
   populateSharedExchangePatterns(converter, patterns);
   populateDotPatterns(converter, patterns);
   populateInlineAsmPatterns(converter, patterns);
+  if (amd)
+    populateAMDAsyncCopyPatterns(converter, patterns);
   if (!amd) {
     populateAsyncCopyPatterns(converter, patterns);
     populateBarrierTMAPatterns(converter, patterns);
@@ -160,5 +162,7 @@ LogicalResult gpu_lowering::lowerSIMTModule(ModuleOp module, GPUVendor vendor) {
     return failure();
   if (!module->hasAttr(tpxgpu::TPXGPUDialect::kSharedBytesAttrName))
     shared.erase();
+  if (amd)
+    rocdl::markLDSLoadsApartFromCopies(module);
   return success();
 }

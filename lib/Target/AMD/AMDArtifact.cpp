@@ -45,6 +45,15 @@ llvm::Error amd::fillArtifact(mlir::ModuleOp module,
   if (auto shared = module->getAttrOfType<mlir::IntegerAttr>(
           TPXGPUDialect::kSharedBytesAttrName))
     artifact.sharedMemory = static_cast<unsigned>(shared.getInt());
+  // A workgroup's LDS: 160 KiB on CDNA4 (gfx950), 64 KiB on the earlier
+  // CDNA and GCN chips. Too much fails only at launch; say so now.
+  uint64_t ldsLimit = artifact.target == "gfx950" ? 160 * 1024 : 64 * 1024;
+  if (artifact.sharedMemory > ldsLimit)
+    return makeError("kernel '" + artifact.signature.kernelName + "' needs " +
+                     llvm::Twine(artifact.sharedMemory) +
+                     " bytes of LDS (shared memory), more than the " +
+                     llvm::Twine(ldsLimit) + " a workgroup of " +
+                     artifact.target + " has");
   artifact.entryPoint = getAMDGPUEntryName(artifact.signature.kernelName);
   artifact.numRegs = artifact.numSpills = -1;
   if (resources.empty())

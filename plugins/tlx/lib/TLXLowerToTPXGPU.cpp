@@ -33,6 +33,24 @@
 // Shared-memory hazards between threads are the compiler's in TLX; see
 // TLXPlaceBarriers.cpp.
 //
+// On AMD CDNA4 (gfx950; the module's tpxgpu.target) the same ops lower to
+// the same tpxgpu ops, except:
+//
+//   async_dot          local_load of the buffers into MFMA operand layouts,
+//                      then tt.dot in a #tpxgpu.amd_mfma accumulator (MFMA
+//                      reads registers; there is no asynchronous dot)
+//   async_dot_wait     nothing: the dot's result is ready
+//   fence_async_shared tpxgpu.fence_async_shared (a no-op on AMD)
+//   buffers            row-major, unpadded: async_load's direct-to-LDS
+//                      loads write a wavefront's 64 pieces contiguously
+//                      (AMDAsyncCopyPatterns.cpp), which padding would break
+//                      (MFMA operand reads then meet LDS bank conflicts;
+//                      a layout that serves both is future work)
+//   thread_id, clock64 workitem ids, s_memtime
+//
+// and mbarriers, named barriers and TMA, which gfx950 does not have, are
+// errors naming the op and the target.
+//
 //===----------------------------------------------------------------------===//
 #include "TLXLowerToTPXGPU.h"
 
@@ -46,6 +64,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -215,14 +234,51 @@ std::string tpx::tlx::getUnsupportedReason(Operation *op) {
   return "";
 }
 
+/// Why AMD code generation cannot lower `op`, or "".
+static std::string getAMDUnsupportedReason(Operation *op, StringRef chip) {
+  if (isa<AllocBarriersOp, BarrierViewOp, BarrierWaitOp, BarrierArriveOp,
+          BarrierExpectBytesOp>(op))
+    return "mbarriers are not lowered for AMD GPUs yet (" + chip.str() +
+           " has no hardware mbarrier; an LDS-based one is future work)";
+  if (isa<NamedBarrierOp>(op))
+    return chip.str() + " has no named barriers (s_barrier is "
+                        "workgroup-wide)";
+  if (isa<AsyncDescriptorLoadOp, AsyncDescriptorStoreOp,
+          AsyncDescriptorStoreWaitOp>(op))
+    return chip.str() + " has no TMA; copy tiles with async_load";
+  if (auto dot = dyn_cast<AsyncDotOp>(op)) {
+    Type a = getOperandElementType(dot.getA());
+    Type b = getOperandElementType(dot.getB());
+    auto acc = cast<RankedTensorType>(dot.getC().getType());
+    if (a != b || !(a.isF16() || a.isBF16()) || !acc.getElementType().isF32())
+      return "an async_dot other than f16 x f16 or bf16 x bf16 into f32 "
+             "(the MFMA forms lowered so far)";
+    int64_t k =
+        isa<BufferType>(dot.getA().getType())
+            ? cast<BufferType>(dot.getA().getType()).getShape().back()
+            : cast<RankedTensorType>(dot.getA().getType()).getShape().back();
+    if (!tg::chooseAmdMfmaLayout(dot.getContext(), chip, acc.getShape(), k,
+                                 tg::getNumWarpsAt(dot)))
+      return "an async_dot whose tile fits no MFMA block of " + chip.str() +
+             " (M and N multiples of 32 with K of 16, or of 16 with K of 32)";
+    return "";
+  }
+  return getUnsupportedReason(op);
+}
+
 /// Reports the first op the pass cannot lower, naming it.
 static LogicalResult checkSupported(ModuleOp module) {
+  bool amd = tg::isAMDModule(module);
+  StringRef chip = tg::getModuleTarget(module);
+  StringRef vendor = amd ? "AMD" : "NVIDIA";
   WalkResult result = module.walk([&](Operation *op) {
     if (isa<TLXDialect>(op->getDialect())) {
-      std::string why = getUnsupportedReason(op);
+      std::string why =
+          amd ? getAMDUnsupportedReason(op, chip) : getUnsupportedReason(op);
       if (!why.empty()) {
         op->emitError("tlx-lower-to-tpxgpu: '")
-            << op->getName() << "' is not lowered for NVIDIA GPUs yet: " << why;
+            << op->getName() << "' is not lowered for " << vendor
+            << " GPUs yet: " << why;
         return WalkResult::interrupt();
       }
       return WalkResult::advance();
@@ -233,7 +289,8 @@ static LogicalResult checkSupported(ModuleOp module) {
       if (isTLXType(type)) {
         op->emitError("tlx-lower-to-tpxgpu: TLX buffers and tokens carried "
                       "by '")
-            << op->getName() << "' are not lowered for NVIDIA GPUs yet";
+            << op->getName() << "' are not lowered for " << vendor
+            << " GPUs yet";
         return WalkResult::interrupt();
       }
     for (Region &region : op->getRegions())
@@ -242,7 +299,8 @@ static LogicalResult checkSupported(ModuleOp module) {
           if (isTLXType(argument.getType())) {
             op->emitError("tlx-lower-to-tpxgpu: TLX buffers and tokens "
                           "carried by '")
-                << op->getName() << "' are not lowered for NVIDIA GPUs yet";
+                << op->getName() << "' are not lowered for " << vendor
+                << " GPUs yet";
             return WalkResult::interrupt();
           }
     return WalkResult::advance();
@@ -277,13 +335,14 @@ static tg::NvidiaMmaEncodingAttr getDotLayout(AsyncDotOp dot) {
 /// Row-major, with 16 bytes after each row of the `rank` minor dimensions
 /// (as the layout-conversion buffers): column reads spread over the banks
 /// and rows stay aligned for vectors.
+/// On AMD without the padding (see the file comment).
 static Attribute getPaddedLayout(MLIRContext *context, unsigned rank,
-                                 Type element) {
+                                 Type element, bool amd) {
   SmallVector<unsigned> order;
   for (unsigned d = rank; d-- > 0;)
     order.push_back(d);
   unsigned bytes = std::max(1u, element.getIntOrFloatBitWidth() / 8);
-  unsigned padding = rank >= 2 ? 16 / std::min(16u, bytes) : 0;
+  unsigned padding = rank >= 2 && !amd ? 16 / std::min(16u, bytes) : 0;
   return tg::PaddedSharedEncodingAttr::get(context, padding, order);
 }
 
@@ -299,6 +358,18 @@ static Attribute getPaddedLayout(MLIRContext *context, unsigned rank,
 static FailureOr<llvm::DenseMap<Operation *, Attribute>>
 chooseSharedLayouts(ModuleOp module) {
   llvm::DenseMap<Operation *, Attribute> layouts;
+  bool amd = tg::isAMDModule(module);
+  if (amd) {
+    // MFMA reads its operands from registers (local_load): every buffer is
+    // row-major.
+    module.walk([&](LocalAllocOp alloc) {
+      BufferType type = alloc.getType();
+      layouts[alloc] =
+          getPaddedLayout(alloc.getContext(), type.getShape().size() - 1,
+                          type.getElementType(), /*amd=*/true);
+    });
+    return layouts;
+  }
   bool failed = false;
   auto require = [&](AsyncDotOp dot, Value buffer, Attribute layout,
                      StringRef role) {
@@ -402,7 +473,7 @@ chooseSharedLayouts(ModuleOp module) {
     BufferType type = alloc.getType();
     layouts[alloc] = getPaddedLayout(alloc.getContext(),
                                      type.getShape().size() - 1, // buffers
-                                     type.getElementType());
+                                     type.getElementType(), /*amd=*/false);
   });
   return layouts;
 }
@@ -414,8 +485,8 @@ chooseSharedLayouts(ModuleOp module) {
 namespace {
 class Lowering {
 public:
-  explicit Lowering(llvm::DenseMap<Operation *, Attribute> layouts)
-      : layouts(std::move(layouts)) {}
+  Lowering(llvm::DenseMap<Operation *, Attribute> layouts, bool amd)
+      : layouts(std::move(layouts)), amd(amd) {}
 
   LogicalResult run(Operation *op);
 
@@ -440,6 +511,10 @@ private:
   LogicalResult lower(AsyncWaitGroupOp op, OpBuilder &b);
   LogicalResult lower(AsyncDotOp op, OpBuilder &b);
   LogicalResult lower(AsyncDotWaitOp op, OpBuilder &b);
+  /// AMD's: an MFMA tt.dot on registers loaded from the buffers, and a
+  /// wait that has nothing to wait for.
+  LogicalResult lowerForAMD(AsyncDotOp op, OpBuilder &b);
+  LogicalResult lowerForAMD(AsyncDotWaitOp op, OpBuilder &b);
   LogicalResult lower(FenceAsyncSharedOp op, OpBuilder &b) {
     tg::FenceAsyncSharedOp::create(b, op.getLoc());
     return success();
@@ -468,6 +543,8 @@ private:
   }
 
   llvm::DenseMap<Operation *, Attribute> layouts;
+  /// Whether the module is compiled for an AMD GPU.
+  bool amd;
   /// tlx buffers and tokens -> memdescs and tpxgpu tokens.
   IRMapping map;
 };
@@ -528,11 +605,11 @@ LogicalResult Lowering::lower(LocalAllocOp op, OpBuilder &b) {
 /// padded like the buffers only local_load/store and async_load touch.
 LogicalResult Lowering::lower(LocalReinterpretOp op, OpBuilder &b) {
   BufferType type = op.getType();
-  auto memdesc = tg::MemDescType::get(type.getShape(), type.getElementType(),
-                                      getPaddedLayout(op.getContext(),
-                                                      type.getShape().size(),
-                                                      type.getElementType()),
-                                      /*mutableMemory=*/true);
+  auto memdesc = tg::MemDescType::get(
+      type.getShape(), type.getElementType(),
+      getPaddedLayout(op.getContext(), type.getShape().size(),
+                      type.getElementType(), amd),
+      /*mutableMemory=*/true);
   map.map(op.getResult(),
           tg::MemDescReinterpretOp::create(b, op.getLoc(), memdesc,
                                            map.lookup(op.getSrc())));
@@ -570,20 +647,19 @@ LogicalResult Lowering::lower(LocalSliceOp op, OpBuilder &b) {
 LogicalResult Lowering::lower(LocalTransOp op, OpBuilder &b) {
   Value src = map.lookup(op.getSrc());
   auto srcType = cast<tg::MemDescType>(src.getType());
-  auto nvmma = dyn_cast<tg::NvmmaSharedEncodingAttr>(srcType.getEncoding());
-  if (!nvmma || srcType.getRank() != 2)
+  Attribute layout = srcType.getRank() == 2
+                         ? tg::getTransposedSharedLayout(srcType.getEncoding())
+                         : Attribute();
+  if (!layout)
     return op.emitError("tlx-lower-to-tpxgpu: local_trans needs a 2-D "
                         "buffer in an nvmma layout (one read as a dot "
-                        "operand), got ")
+                        "operand) or, on AMD, a row-major one, got ")
            << Type(srcType);
   auto swap = [](ArrayRef<int64_t> shape) {
     SmallVector<int64_t> swapped(shape);
     std::swap(swapped[swapped.size() - 2], swapped.back());
     return swapped;
   };
-  auto layout = tg::NvmmaSharedEncodingAttr::get(
-      op.getContext(), nvmma.getSwizzlingByteWidth(), !nvmma.getTransposed(),
-      nvmma.getElementBitWidth());
   auto type = tg::MemDescType::get(
       swap(srcType.getShape()), srcType.getElementType(), layout,
       srcType.getMutableMemory(), swap(srcType.getAllocShape()));
@@ -662,7 +738,76 @@ static Value stripMmaConversion(Value value) {
   return value;
 }
 
+LogicalResult Lowering::lowerForAMD(AsyncDotOp op, OpBuilder &b) {
+  Location loc = op.getLoc();
+  FailureOr<Value> c = getPlaced(op, op.getC());
+  if (failed(c))
+    return failure();
+  auto cType = cast<RankedTensorType>(c->getType());
+  Value aValue = op.getA(), bValue = op.getB();
+  int64_t k = isa<BufferType>(aValue.getType())
+                  ? cast<BufferType>(aValue.getType()).getShape().back()
+                  : cast<RankedTensorType>(aValue.getType()).getShape().back();
+  tg::AmdMfmaEncodingAttr mfma =
+      tg::chooseAmdMfmaLayout(op.getContext(), tg::getModuleTarget(op),
+                              cType.getShape(), k, tg::getNumWarpsAt(op));
+  auto accType = cType.cloneWithEncoding(mfma);
+  Value acc = convertTo(b, loc, *c, accType);
+  if (Value useAcc = op.getUseAcc()) {
+    Value zero = arith::ConstantOp::create(
+        b, loc, accType,
+        DenseElementsAttr::get(accType,
+                               b.getZeroAttr(accType.getElementType())));
+    acc = arith::SelectOp::create(b, loc, useAcc, acc, zero);
+  }
+  // Each operand in its MFMA layout: read from its buffer, or converted
+  // from the registers it is in.
+  auto operand = [&](Value value, unsigned opIdx) -> FailureOr<Value> {
+    auto layout = tg::DotOperandEncodingAttr::get(op.getContext(), opIdx, mfma,
+                                                  tg::kMfmaOperandKWidth);
+    if (auto buffer = dyn_cast<BufferType>(value.getType())) {
+      auto type = RankedTensorType::get(buffer.getShape(),
+                                        buffer.getElementType(), layout);
+      return tg::LocalLoadOp::create(b, loc, type, map.lookup(value), Value())
+          .getResult();
+    }
+    FailureOr<Value> placed = getPlaced(op, value);
+    if (failed(placed))
+      return failure();
+    return convertTo(
+        b, loc, *placed,
+        cast<RankedTensorType>(placed->getType()).cloneWithEncoding(layout));
+  };
+  FailureOr<Value> a = operand(aValue, 0);
+  if (failed(a))
+    return failure();
+  FailureOr<Value> bOperand = operand(bValue, 1);
+  if (failed(bOperand))
+    return failure();
+  auto dot = tt::DotOp::create(b, loc, accType, *a, *bOperand, acc,
+                               op.getInputPrecisionAttr(),
+                               op.getMaxNumImpreciseAccAttr());
+  return replaceResult(b, op.getD(), dot.getD());
+}
+
+LogicalResult Lowering::lowerForAMD(AsyncDotWaitOp op, OpBuilder &b) {
+  for (auto [input, output] : llvm::zip(op.getInputs(), op.getOutputs())) {
+    if (isa<RankedTensorType>(output.getType())) {
+      FailureOr<Value> placed = getPlaced(op, input);
+      if (failed(placed) || failed(replaceResult(b, output, *placed)))
+        return failure();
+    } else if (isTLXType(output.getType())) {
+      map.map(output, map.lookupOrDefault(input));
+    } else {
+      output.replaceAllUsesWith(input);
+    }
+  }
+  return success();
+}
+
 LogicalResult Lowering::lower(AsyncDotOp op, OpBuilder &b) {
+  if (amd)
+    return lowerForAMD(op, b);
   Location loc = op.getLoc();
   tg::NvidiaMmaEncodingAttr mma = getDotLayout(op);
   FailureOr<Value> c = getPlaced(op, op.getC());
@@ -737,6 +882,8 @@ static Value carryInMma(OpBuilder &b, Value value) {
 }
 
 LogicalResult Lowering::lower(AsyncDotWaitOp op, OpBuilder &b) {
+  if (amd)
+    return lowerForAMD(op, b);
   SmallVector<Value> inputs;
   for (Value input : op.getInputs()) {
     if (Value mapped = map.lookupOrNull(input)) {
@@ -873,6 +1020,14 @@ LogicalResult Lowering::lower(NamedBarrierOp op, OpBuilder &b) {
 
 /// %clock64: the multiprocessor's cycle counter.
 LogicalResult Lowering::lower(Clock64Op op, OpBuilder &b) {
+  if (amd) {
+    // s_memtime: the shader clock, 64 bits.
+    auto time = LLVM::CallIntrinsicOp::create(
+        b, op.getLoc(), b.getI64Type(),
+        b.getStringAttr("llvm.amdgcn.s.memtime"), ValueRange());
+    op.replaceAllUsesWith(time.getResult(0));
+    return success();
+  }
   op.replaceAllUsesWith(
       NVVM::Clock64Op::create(b, op.getLoc(), b.getI64Type()).getResult());
   return success();
@@ -883,9 +1038,20 @@ LogicalResult Lowering::lower(Clock64Op op, OpBuilder &b) {
 /// from a partition's first thread (for the layouts of its tensors), and
 /// TLX's id is the block's.
 LogicalResult Lowering::lower(ThreadIdOp op, OpBuilder &b) {
-  static constexpr const char *kAsm[] = {"mov.u32 $0, %tid.x;",
-                                         "mov.u32 $0, %tid.y;",
-                                         "mov.u32 $0, %tid.z;"};
+  if (amd) {
+    Type i32 = b.getI32Type();
+    Value id;
+    if (op.getAxis() == 0)
+      id = ROCDL::ThreadIdXOp::create(b, op.getLoc(), i32);
+    else if (op.getAxis() == 1)
+      id = ROCDL::ThreadIdYOp::create(b, op.getLoc(), i32);
+    else
+      id = ROCDL::ThreadIdZOp::create(b, op.getLoc(), i32);
+    op.replaceAllUsesWith(id);
+    return success();
+  }
+  static constexpr const char *kAsm[] = {
+      "mov.u32 $0, %tid.x;", "mov.u32 $0, %tid.y;", "mov.u32 $0, %tid.z;"};
   auto read = LLVM::InlineAsmOp::create(
       b, op.getLoc(), TypeRange(b.getI32Type()), ValueRange(),
       kAsm[op.getAxis()], "=r", /*has_side_effects=*/false,
@@ -966,16 +1132,18 @@ LogicalResult tpx::tlx::lowerToTPXGPU(ModuleOp module) {
   if (!module->hasAttr(tg::TPXGPUDialect::kNumWarpsAttrName))
     return module.emitError("tlx-lower-to-tpxgpu: the module has no tensor "
                             "layouts; run convert-tt-to-tpxgpu first");
-  if (tg::getModuleThreadsPerWarp(module) != 32)
+  bool amd = tg::isAMDModule(module);
+  if (tg::getModuleThreadsPerWarp(module) != (amd ? 64u : 32u))
     return module.emitError("tlx-lower-to-tpxgpu: TLX is lowered for NVIDIA "
-                            "GPUs (32 threads per warp) only");
+                            "GPUs (32 threads per warp) and AMD CDNA (64) "
+                            "only");
   if (failed(checkSupported(module)))
     return failure();
   FailureOr<llvm::DenseMap<Operation *, Attribute>> layouts =
       chooseSharedLayouts(module);
   if (failed(layouts))
     return failure();
-  Lowering lowering(std::move(*layouts));
+  Lowering lowering(std::move(*layouts), amd);
   if (failed(lowering.run(module)))
     return failure();
   module.walk([](tt::FuncOp func) { placeBarriers(func); });

@@ -161,9 +161,10 @@ static const TpxPassInfo kPasses[] = {
     },
     {
         "tlx-lower-to-tpxgpu",
-        "Lower TLX ops to tpxgpu ops for NVIDIA GPUs with wgmma (sm_90a), "
-        "after convert-tt-to-tpxgpu: buffers in shared memory, cp.async "
-        "copies, async wgmma dots, and the barriers between threads",
+        "Lower TLX ops to tpxgpu ops for NVIDIA GPUs with wgmma (sm_90a) "
+        "and AMD CDNA4 (gfx950), after convert-tt-to-tpxgpu: buffers in "
+        "shared memory (LDS), async copies, wgmma or MFMA dots, and the "
+        "barriers between threads",
         /*anchorOp=*/"builtin.module",
         /*options=*/nullptr,
         0,
@@ -187,7 +188,9 @@ static TpxStatus applyTLX(const TpxPipelineEditor *editor, void *,
   // NVIDIA: the SIMT pipeline, once tensors have layouts. The edit fails on
   // the one-thread pipeline, which therefore has no TLX lowering: a TLX
   // kernel that another op keeps off the SIMT path is an error there.
-  if (target.starts_with("sm_")) {
+  // AMD (gfx...): the same two passes; tlx-lower-to-tpxgpu reads the
+  // module's tpxgpu.target.
+  if (target.starts_with("sm_") || target.starts_with("gfx")) {
     if (TpxStatus status = editor->insertBefore(editor->opaque, "ttgir",
                                                 "convert-tt-to-tpxgpu",
                                                 "tlx-lower-tasks-to-tpxgpu"))
@@ -197,7 +200,7 @@ static TpxStatus applyTLX(const TpxPipelineEditor *editor, void *,
   }
   return fail(reporter, "TLX has no lowering for target '" + target +
                             "' yet; TLX kernels compile for the CPU target "
-                            "(--target cpu) and NVIDIA's sm_90a "
+                            "(--target cpu), NVIDIA's sm_90a and AMD's gfx950 "
                             "(docs/tlx.md)");
 }
 

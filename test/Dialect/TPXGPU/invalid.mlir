@@ -610,7 +610,7 @@ tt.func @wgmma_mixed_types(%a: !tpxgpu.memdesc<64x64xf16, #nvmma>, %b: !tpxgpu.m
 // -----
 
 tt.func @memdesc_trans_swizzled(%m: !tpxgpu.memdesc<64x32xf16, #tpxgpu.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>>) {
-  // expected-error @+1 {{transposes a 2-D view of an nvmma_shared buffer}}
+  // expected-error @+1 {{transposes a 2-D view of an nvmma_shared or 2-D padded_shared buffer}}
   %t = tpxgpu.memdesc_trans %m : !tpxgpu.memdesc<64x32xf16, #tpxgpu.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>> -> !tpxgpu.memdesc<32x64xf16, #tpxgpu.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>>
   tt.return
 }
@@ -618,7 +618,7 @@ tt.func @memdesc_trans_swizzled(%m: !tpxgpu.memdesc<64x32xf16, #tpxgpu.swizzled_
 // -----
 
 tt.func @memdesc_trans_flag(%m: !tpxgpu.memdesc<64x32xf16, #tpxgpu.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>>) {
-  // expected-error @+1 {{the source's last two dimensions swapped and its layout's `transposed` flipped}}
+  // expected-error @+1 {{the source's last two dimensions swapped and its layout transposed}}
   %t = tpxgpu.memdesc_trans %m : !tpxgpu.memdesc<64x32xf16, #tpxgpu.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>> -> !tpxgpu.memdesc<32x64xf16, #tpxgpu.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>>
   tt.return
 }

@@ -149,6 +149,10 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
     %nv = tpxgpu.local_alloc : !tpxgpu.memdesc<3x64x32xf16, #tpxgpu.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>, mutable>
     %nv1 = tpxgpu.memdesc_index %nv[%k] : !tpxgpu.memdesc<3x64x32xf16, #tpxgpu.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>, mutable> -> !tpxgpu.memdesc<64x32xf16, #tpxgpu.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>, mutable, alloc_shape = 3x64x32>
     %nvt = tpxgpu.memdesc_trans %nv1 : !tpxgpu.memdesc<64x32xf16, #tpxgpu.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>, mutable, alloc_shape = 3x64x32> -> !tpxgpu.memdesc<32x64xf16, #tpxgpu.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 16}>, mutable, alloc_shape = 3x32x64>
+    // A transposed view of a row-major (padded) buffer: the order reversed.
+    // CHECK: tpxgpu.memdesc_trans %{{.*}} : !tpxgpu.memdesc<64x32xf16, #{{[a-z_0-9]+}}, mutable> -> !tpxgpu.memdesc<32x64xf16, #{{[a-z_0-9]+}}, mutable>
+    %rm = tpxgpu.local_alloc : !tpxgpu.memdesc<64x32xf16, #tpxgpu.padded_shared<{padding = 0, order = [1, 0]}>, mutable>
+    %rmt = tpxgpu.memdesc_trans %rm : !tpxgpu.memdesc<64x32xf16, #tpxgpu.padded_shared<{padding = 0, order = [1, 0]}>, mutable> -> !tpxgpu.memdesc<32x64xf16, #tpxgpu.padded_shared<{padding = 0, order = [0, 1]}>, mutable>
     // CHECK: tpxgpu.local_load %{{.*}} : !tpxgpu.memdesc<64x32xf16, #{{[a-z_0-9]+}}, alloc_shape = 64x64> -> tensor<64x32xf16, #[[BLOCKED]]>
     %l = tpxgpu.local_load %w1 : !tpxgpu.memdesc<64x32xf16, #tpxgpu.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>, alloc_shape = 64x64> -> tensor<64x32xf16, #blocked>
     // CHECK: tpxgpu.local_store %{{.*}}, %{{.*}} : tensor<32x64xf16, #[[BLOCKED]]> -> !tpxgpu.memdesc<32x64xf16, #{{[a-z_0-9]+}}, mutable, alloc_shape = 64x64>

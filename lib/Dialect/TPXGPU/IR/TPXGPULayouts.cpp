@@ -786,6 +786,21 @@ unsigned tpx::tpxgpu::getModuleThreadsPerWarp(Operation *op) {
   return TPXGPUDialect::kDefaultThreadsPerWarp;
 }
 
+Attribute tpx::tpxgpu::getTransposedSharedLayout(Attribute layout) {
+  if (auto nvmma = dyn_cast<NvmmaSharedEncodingAttr>(layout))
+    return NvmmaSharedEncodingAttr::get(
+        layout.getContext(), nvmma.getSwizzlingByteWidth(),
+        !nvmma.getTransposed(), nvmma.getElementBitWidth());
+  if (auto padded = dyn_cast<PaddedSharedEncodingAttr>(layout)) {
+    if (padded.getRank() != 2)
+      return {};
+    return PaddedSharedEncodingAttr::get(
+        layout.getContext(), padded.getPadding(),
+        {padded.getOrder()[1], padded.getOrder()[0]});
+  }
+  return {};
+}
+
 llvm::StringRef tpx::tpxgpu::getModuleTarget(Operation *op) {
   if (ModuleOp module = getEnclosingModule(op))
     if (auto value =

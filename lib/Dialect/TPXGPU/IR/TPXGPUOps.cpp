@@ -203,21 +203,20 @@ static SmallVector<int64_t> swapLastTwo(ArrayRef<int64_t> shape) {
 
 LogicalResult MemDescTransOp::verify() {
   MemDescType src = getSrc().getType();
-  auto nvmma = dyn_cast<NvmmaSharedEncodingAttr>(src.getEncoding());
-  if (!nvmma || src.getRank() != 2)
-    return emitOpError() << "transposes a 2-D view of an nvmma_shared "
-                            "buffer, got "
+  Attribute layout = src.getRank() == 2
+                         ? getTransposedSharedLayout(src.getEncoding())
+                         : Attribute();
+  if (!layout)
+    return emitOpError() << "transposes a 2-D view of an nvmma_shared or "
+                            "2-D padded_shared buffer, got "
                          << Type(src);
-  auto layout = NvmmaSharedEncodingAttr::get(
-      getContext(), nvmma.getSwizzlingByteWidth(), !nvmma.getTransposed(),
-      nvmma.getElementBitWidth());
   auto expected = MemDescType::get(
       swapLastTwo(src.getShape()), src.getElementType(), layout,
       src.getMutableMemory(), swapLastTwo(src.getAllocShape()));
   if (getType() != expected)
     return emitOpError() << "result type must be " << Type(expected)
                          << " (the source's last two dimensions swapped and "
-                            "its layout's `transposed` flipped), got "
+                            "its layout transposed), got "
                          << Type(getType());
   return success();
 }

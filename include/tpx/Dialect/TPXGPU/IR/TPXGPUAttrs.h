@@ -66,6 +66,11 @@ mlir::LogicalResult
 verifyLayoutForShape(mlir::Attribute layout, llvm::ArrayRef<int64_t> shape,
                      llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
 
+/// The layout of a 2-D shared buffer seen with its two dimensions swapped:
+/// nvmma_shared with `transposed` flipped, padded_shared with its order
+/// reversed (the same bytes); null for other layouts.
+mlir::Attribute getTransposedSharedLayout(mlir::Attribute layout);
+
 /// The warp size of the module around `op` (`tpxgpu.threads-per-warp`,
 /// default 32) and its warp count (`tpxgpu.num-warps`, 0 when not given).
 unsigned getModuleThreadsPerWarp(mlir::Operation *op);
