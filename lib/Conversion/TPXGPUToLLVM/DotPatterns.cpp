@@ -418,10 +418,62 @@ lowerMmaDot(tt::DotOp op, NvidiaMmaEncodingAttr mma, Value loweredA,
 // MFMA: AMD CDNA4 matrix cores
 //===----------------------------------------------------------------------===//
 
-/// One v_mfma_f32_{32x32x16,16x16x32}_{f16,bf16}: `a` and `b` 8 elements
-/// each, `acc` 16 or 4 f32; returns the new accumulator registers.
+/// The operand types of an MFMA: both f16, both bf16, or 8-bit floats
+/// (e4m3 "fp8", e5m2 "bf8" in the ISA's names) in any pairing.
+struct MfmaKind {
+  enum Input { F16, BF16, FP8, BF8 };
+  Input a, b;
+  bool isEightBit() const { return a >= FP8; }
+};
+
+static std::optional<MfmaKind::Input> getMfmaInput(Type type) {
+  if (type.isF16())
+    return MfmaKind::F16;
+  if (type.isBF16())
+    return MfmaKind::BF16;
+  if (isa<Float8E4M3FNType>(type))
+    return MfmaKind::FP8;
+  if (isa<Float8E5M2Type>(type))
+    return MfmaKind::BF8;
+  return std::nullopt;
+}
+
+/// The MFMA of `kind` on `block`x`block` tiles (K 16 or 32, 8 elements
+/// of A and B per lane).
+static Value createMfma(OpBuilder &b, Location loc, unsigned block,
+                        MfmaKind kind, Type type, ValueRange args) {
+  using K = MfmaKind;
+  auto make = [&](auto tag) -> Value {
+    using Op = decltype(tag);
+    return Op::create(b, loc, type, args).getResult();
+  };
+  if (block == 32) {
+    if (kind.a == K::F16)
+      return make(ROCDL::mfma_f32_32x32x16_f16());
+    if (kind.a == K::BF16)
+      return make(ROCDL::mfma_f32_32x32x16_bf16());
+    if (kind.a == K::FP8)
+      return kind.b == K::FP8 ? make(ROCDL::mfma_f32_32x32x16_fp8_fp8())
+                              : make(ROCDL::mfma_f32_32x32x16_fp8_bf8());
+    return kind.b == K::FP8 ? make(ROCDL::mfma_f32_32x32x16_bf8_fp8())
+                            : make(ROCDL::mfma_f32_32x32x16_bf8_bf8());
+  }
+  if (kind.a == K::F16)
+    return make(ROCDL::mfma_f32_16x16x32_f16());
+  if (kind.a == K::BF16)
+    return make(ROCDL::mfma_f32_16x16x32_bf16());
+  if (kind.a == K::FP8)
+    return kind.b == K::FP8 ? make(ROCDL::mfma_f32_16x16x32_fp8_fp8())
+                            : make(ROCDL::mfma_f32_16x16x32_fp8_bf8());
+  return kind.b == K::FP8 ? make(ROCDL::mfma_f32_16x16x32_bf8_fp8())
+                          : make(ROCDL::mfma_f32_16x16x32_bf8_bf8());
+}
+
+/// One v_mfma_f32_{32x32x16,16x16x32}_*: `a` and `b` 8 elements each (the
+/// 8-bit forms take them packed in an i64), `acc` 16 or 4 f32; returns the
+/// new accumulator registers.
 static SmallVector<Value> emitMfma(OpBuilder &b, Location loc, unsigned block,
-                                   bool bf16, ArrayRef<Value> aRegs,
+                                   MfmaKind kind, ArrayRef<Value> aRegs,
                                    ArrayRef<Value> bRegs, ArrayRef<Value> acc) {
   auto vector = [&](ArrayRef<Value> values) {
     auto type =
@@ -433,25 +485,14 @@ static SmallVector<Value> emitMfma(OpBuilder &b, Location loc, unsigned block,
     return result;
   };
   Value a = vector(aRegs), bv = vector(bRegs), c = vector(acc);
+  if (kind.isEightBit()) {
+    a = LLVM::BitcastOp::create(b, loc, b.getI64Type(), a);
+    bv = LLVM::BitcastOp::create(b, loc, b.getI64Type(), bv);
+  }
   // cbsz, abid, blgp: no broadcast between blocks or lanes.
-  SmallVector<Value> args = {a,
-                             bv,
-                             c,
-                             i32Constant(b, loc, 0),
-                             i32Constant(b, loc, 0),
-                             i32Constant(b, loc, 0)};
-  Type type = c.getType();
-  Value d;
-  if (block == 32)
-    d = bf16 ? ROCDL::mfma_f32_32x32x16_bf16::create(b, loc, type, args)
-                   .getResult()
-             : ROCDL::mfma_f32_32x32x16_f16::create(b, loc, type, args)
-                   .getResult();
-  else
-    d = bf16 ? ROCDL::mfma_f32_16x16x32_bf16::create(b, loc, type, args)
-                   .getResult()
-             : ROCDL::mfma_f32_16x16x32_f16::create(b, loc, type, args)
-                   .getResult();
+  Value zero = i32Constant(b, loc, 0);
+  SmallVector<Value> args = {a, bv, c, zero, zero, zero};
+  Value d = createMfma(b, loc, block, kind, c.getType(), args);
   SmallVector<Value> result;
   for (unsigned i = 0; i < acc.size(); ++i)
     result.push_back(
@@ -493,13 +534,17 @@ lowerMfmaDot(tt::DotOp op, AmdMfmaEncodingAttr mfma, Value loweredA,
                         << ", A and B must be in #tpxgpu.dot_op layouts "
                            "(opIdx 0 and 1, kWidth 8) of it";
   Type aElem = aType.getElementType(), bElem = bType.getElementType();
-  bool f16 = aElem.isF16() && bElem.isF16();
-  bool bf16 = aElem.isBF16() && bElem.isBF16();
-  if ((!f16 && !bf16) || !cType.getElementType().isF32())
-    return dotError(op) << "MFMA operands must both be f16 or both bf16 with "
-                           "an f32 accumulator, got "
+  std::optional<MfmaKind::Input> aInput = getMfmaInput(aElem),
+                                 bInput = getMfmaInput(bElem);
+  bool paired = aInput && bInput &&
+                (*aInput >= MfmaKind::FP8 ? *bInput >= MfmaKind::FP8
+                                          : *aInput == *bInput);
+  if (!paired || !cType.getElementType().isF32())
+    return dotError(op) << "MFMA operands must both be f16, both bf16 or "
+                           "both 8-bit floats, with an f32 accumulator, got "
                         << aElem << " x " << bElem << " -> "
                         << cType.getElementType();
+  MfmaKind kind{*aInput, *bInput};
   int64_t k = aType.getShape()[1];
   unsigned accRegs = block * block / 64;
   auto rowOf = [&](unsigned i) -> int64_t {
@@ -540,7 +585,7 @@ lowerMfmaDot(tt::DotOp op, AmdMfmaEncodingAttr mfma, Value loweredA,
         aRegs.push_back(a[*ra]);
         bRegs.push_back(b[*rb]);
       }
-      acc = emitMfma(rewriter, loc, block, bf16, aRegs, bRegs, acc);
+      acc = emitMfma(rewriter, loc, block, kind, aRegs, bRegs, acc);
     }
     for (unsigned i = 0; i < accRegs; ++i)
       byCoordinate.try_emplace({m0 + rowOf(i), n0}, acc[i]);

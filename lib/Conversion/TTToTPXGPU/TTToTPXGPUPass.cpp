@@ -743,7 +743,10 @@ LogicalResult LayoutAssigner::processDot(tt::DotOp op) {
   Attribute accumulator;
   int64_t k = op.getA().getType().getShape().back();
   bool amd = StringRef(chip).starts_with("gfx");
-  if (amd && mmaTypes && accElement.isF32()) {
+  // CDNA4's 8-bit MFMAs take e4m3 and e5m2 in any pairing.
+  bool fp8Types = isa<Float8E4M3FNType, Float8E5M2Type>(aElement) &&
+                  isa<Float8E4M3FNType, Float8E5M2Type>(bElement);
+  if (amd && (mmaTypes || fp8Types) && accElement.isF32()) {
     accumulator = chooseAmdMfmaLayout(context, chip, resultType.getShape(), k,
                                       numWarps, isChainedDot(op));
   } else if (!amd && mmaTypes && mmaK) {

@@ -250,9 +250,14 @@ static std::string getAMDUnsupportedReason(Operation *op, StringRef chip) {
     Type a = getOperandElementType(dot.getA());
     Type b = getOperandElementType(dot.getB());
     auto acc = cast<RankedTensorType>(dot.getC().getType());
-    if (a != b || !(a.isF16() || a.isBF16()) || !acc.getElementType().isF32())
-      return "an async_dot other than f16 x f16 or bf16 x bf16 into f32 "
-             "(the MFMA forms lowered so far)";
+    auto isFp8 = [](Type t) {
+      return isa<Float8E4M3FNType, Float8E5M2Type>(t);
+    };
+    bool sixteenBit = a == b && (a.isF16() || a.isBF16());
+    if (!(sixteenBit || (isFp8(a) && isFp8(b))) ||
+        !acc.getElementType().isF32())
+      return "an async_dot other than f16 x f16, bf16 x bf16 or of 8-bit "
+             "floats into f32 (the MFMA forms lowered so far)";
     int64_t k =
         isa<BufferType>(dot.getA().getType())
             ? cast<BufferType>(dot.getA().getType()).getShape().back()
