@@ -39,7 +39,19 @@ def test_tpx_target_bad_value():
     code = ("from tpx.runtime import driver\n"
             "try:\n    driver.active\n"
             "except Exception as e:\n    print(type(e).__name__, e)")
-    assert "must be 'cpu' or 'cuda'" in _python(code, TPX_TARGET="tpu")
+    assert "must be 'cpu', 'cuda' or 'hip'" in _python(code,
+                                                       TPX_TARGET="tpu")
+
+
+def test_tpx_target_hip_without_an_amd_gpu_is_a_clear_error():
+    code = ("from tpx.runtime import driver\n"
+            "try:\n    driver.active\n"
+            "except Exception as e:\n    print(type(e).__name__, e)")
+    out = _python(code, TPX_TARGET="hip",
+                  TPX_HIP_LIBRARY="/nonexistent/libamdhip64.so")
+    assert out.startswith(
+        "TpxError TPX_TARGET=hip but no AMD GPU is usable: no AMD GPU "
+        "runtime: /nonexistent/libamdhip64.so not found"), out
 
 
 def test_tpx_target_cuda_without_a_driver_is_a_clear_error():

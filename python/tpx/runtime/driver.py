@@ -9,7 +9,11 @@
 `driver.active` is chosen on first use:
 
 * `TPX_TARGET=cpu` -> the CPU driver; `TPX_TARGET=cuda` -> the CUDA driver
-  (an error at first use if no GPU is usable);
+  (an error at first use if no GPU is usable); `TPX_TARGET=hip` (or `amd`,
+  `rocm`) -> an error at first use: without an AMD GPU the HIP runtime's
+  reason, with one that @jit kernels do not launch on AMD GPUs yet
+  (compile for "gfx950" with `tpx.compiler.compile_ttir` and launch the
+  CompiledKernel, which goes through HIP);
 * otherwise the CUDA driver when a CUDA GPU is usable -- by
   `torch.cuda.is_available()` when torch imports, else by opening
   libcuda.so.1 and asking cuInit/cuDeviceGetCount -- and the CPU driver
@@ -450,8 +454,19 @@ def _select():
             raise TpxError("TPX_TARGET=%s but no CUDA GPU is usable: %s" %
                            (wanted, why))
         return CUDADriver()
+    if wanted in ("hip", "amd", "rocm"):
+        from tpx.runtime import hip
+        ok, why = hip.probe()
+        if not ok:
+            raise TpxError("TPX_TARGET=%s but no AMD GPU is usable: %s" %
+                           (wanted, why))
+        raise TpxError("TPX_TARGET=%s: the AMD GPU (%s) runs kernels "
+                       "compiled for it with tpx.compiler.compile_ttir(..., "
+                       "'gfx950'); @jit kernels do not launch on AMD GPUs "
+                       "yet" % (wanted, why))
     if wanted:
-        raise TpxError("TPX_TARGET must be 'cpu' or 'cuda', got %r" % wanted)
+        raise TpxError("TPX_TARGET must be 'cpu', 'cuda' or 'hip', got %r"
+                       % wanted)
     ok, _ = _cuda_usable()
     return CUDADriver() if ok else CPUDriver()
 
