@@ -126,20 +126,13 @@ struct AMDAsyncCopyLowering
   matchAndRewrite(tpxgpu::AsyncCopyGlobalToLocalOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    if (op.getOther() && !tt::isZeroConstant(op.getOther()))
-      return op.emitOpError("with an 'other' that is not zero is not "
-                            "supported: masked-off elements are zeros");
-    FailureOr<SharedView> view = getView(op, op.getDst(), adaptor.getDst());
-    if (failed(view))
+    FailureOr<AsyncCopyOperands> operands =
+        getAsyncCopyOperands(op, op.getOther(), op.getDst(), adaptor.getDst(),
+                             op.getSrc().getType());
+    if (failed(operands))
       return failure();
-    std::optional<LinearLayout> layout = getLayout(op, op.getSrc().getType());
-    if (!layout)
-      return failure();
-    if (layout->getReplicationMask(LinearLayout::Lane) ||
-        layout->getReplicationMask(LinearLayout::Warp))
-      return op.emitOpError("from a layout that gives elements to several "
-                            "threads is not supported (each would copy "
-                            "them); use a layout without replication");
+    SharedView *view = &operands->view;
+    LinearLayout *layout = &operands->layout;
     FailureOr<CopyPlan> plan = planCopy(op, *layout, *view);
     if (failed(plan))
       return failure();

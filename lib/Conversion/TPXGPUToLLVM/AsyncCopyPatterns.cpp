@@ -53,6 +53,27 @@ static void copySynchronously(OpBuilder &b, Location loc, Value dst, Value src,
   LLVM::StoreOp::create(b, loc, loaded, dst, bytes);
 }
 
+FailureOr<AsyncCopyOperands>
+gpu_lowering::getAsyncCopyOperands(Operation *op, Value other, Value memdesc,
+                                   Value loweredDst, RankedTensorType srcType) {
+  if (other && !tt::isZeroConstant(other))
+    return op->emitOpError("with an 'other' that is not zero is not "
+                           "supported: masked-off elements are zeros (the "
+                           "copies' zero fill)");
+  FailureOr<SharedView> view = getView(op, memdesc, loweredDst);
+  if (failed(view))
+    return failure();
+  std::optional<LinearLayout> layout = getLayout(op, srcType);
+  if (!layout)
+    return failure();
+  if (layout->getReplicationMask(LinearLayout::Lane) ||
+      layout->getReplicationMask(LinearLayout::Warp))
+    return op->emitOpError("from a layout that gives elements to several "
+                           "threads is not supported (each would copy "
+                           "them); use a layout without replication");
+  return AsyncCopyOperands{*view, *layout};
+}
+
 namespace {
 
 struct AsyncCopyLowering
@@ -62,22 +83,13 @@ struct AsyncCopyLowering
   matchAndRewrite(tpxgpu::AsyncCopyGlobalToLocalOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    if (op.getOther() && !tt::isZeroConstant(op.getOther()))
-      return op.emitOpError("with an 'other' that is not zero cannot be "
-                            "lowered to cp.async, which fills masked-off "
-                            "elements with zeros");
-    FailureOr<SharedView> view = getView(op, op.getDst(), adaptor.getDst());
-    if (failed(view))
-      return failure();
     RankedTensorType srcType = op.getSrc().getType();
-    std::optional<LinearLayout> layout = getLayout(op, srcType);
-    if (!layout)
+    FailureOr<AsyncCopyOperands> operands = getAsyncCopyOperands(
+        op, op.getOther(), op.getDst(), adaptor.getDst(), srcType);
+    if (failed(operands))
       return failure();
-    if (layout->getReplicationMask(LinearLayout::Lane) ||
-        layout->getReplicationMask(LinearLayout::Warp))
-      return op.emitOpError("from a layout that gives elements to several "
-                            "threads is not supported (each would copy "
-                            "them); use a layout without replication");
+    SharedView *view = &operands->view;
+    LinearLayout *layout = &operands->layout;
     Type element =
         cast<tt::PointerType>(srcType.getElementType()).getPointeeType();
     unsigned bits = element.getIntOrFloatBitWidth();

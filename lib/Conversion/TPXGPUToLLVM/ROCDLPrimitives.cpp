@@ -3,6 +3,8 @@
 #include "ROCDLPrimitives.h"
 #include "LoweringUtils.h"
 
+#include "tpx/Conversion/LLVMAtomics.h"
+
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -131,20 +133,6 @@ void rocdl::storeWhere(OpBuilder &b, Location loc, Value value, Value pointer,
   });
 }
 
-static LLVM::AtomicOrdering getOrdering(tt::MemSemantic sem) {
-  switch (sem) {
-  case tt::MemSemantic::RELAXED:
-    return LLVM::AtomicOrdering::monotonic;
-  case tt::MemSemantic::ACQUIRE:
-    return LLVM::AtomicOrdering::acquire;
-  case tt::MemSemantic::RELEASE:
-    return LLVM::AtomicOrdering::release;
-  case tt::MemSemantic::ACQUIRE_RELEASE:
-    return LLVM::AtomicOrdering::acq_rel;
-  }
-  return LLVM::AtomicOrdering::acq_rel;
-}
-
 /// AMDGPU's synchronization scopes (LLVM AMDGPUUsage): a whole device is
 /// the "agent", a block the "workgroup", the empty scope the system.
 static StringRef getSyncScope(tt::MemSyncScope scope) {
@@ -159,41 +147,6 @@ static StringRef getSyncScope(tt::MemSyncScope scope) {
   return "agent";
 }
 
-/// The LLVM atomicrmw of a tt.atomic_rmw kind on `type`, if any.
-static std::optional<LLVM::AtomicBinOp> getBinOp(tt::RMWOp kind, Type type) {
-  bool isFloat = isa<FloatType>(type);
-  bool isPointer = isa<LLVM::LLVMPointerType>(type);
-  switch (kind) {
-  case tt::RMWOp::AND:
-  case tt::RMWOp::OR:
-  case tt::RMWOp::XOR:
-  case tt::RMWOp::ADD:
-  case tt::RMWOp::UMAX:
-  case tt::RMWOp::UMIN:
-    if (isFloat || isPointer)
-      return std::nullopt;
-    return kind == tt::RMWOp::AND    ? LLVM::AtomicBinOp::_and
-           : kind == tt::RMWOp::OR   ? LLVM::AtomicBinOp::_or
-           : kind == tt::RMWOp::XOR  ? LLVM::AtomicBinOp::_xor
-           : kind == tt::RMWOp::ADD  ? LLVM::AtomicBinOp::add
-           : kind == tt::RMWOp::UMAX ? LLVM::AtomicBinOp::umax
-                                     : LLVM::AtomicBinOp::umin;
-  case tt::RMWOp::FADD:
-    return isFloat ? std::optional(LLVM::AtomicBinOp::fadd) : std::nullopt;
-  case tt::RMWOp::MAX:
-    if (isPointer)
-      return std::nullopt;
-    return isFloat ? LLVM::AtomicBinOp::fmax : LLVM::AtomicBinOp::max;
-  case tt::RMWOp::MIN:
-    if (isPointer)
-      return std::nullopt;
-    return isFloat ? LLVM::AtomicBinOp::fmin : LLVM::AtomicBinOp::min;
-  case tt::RMWOp::XCHG:
-    return LLVM::AtomicBinOp::xchg;
-  }
-  return std::nullopt;
-}
-
 FailureOr<Value> rocdl::atomicWhere(OpBuilder &b, Location loc, Type type,
                                     Value pointer, Value value, Value compare,
                                     std::optional<tt::RMWOp> kind,
@@ -201,11 +154,11 @@ FailureOr<Value> rocdl::atomicWhere(OpBuilder &b, Location loc, Type type,
                                     tt::MemSyncScope scope) {
   std::optional<LLVM::AtomicBinOp> binOp;
   if (!compare) {
-    binOp = getBinOp(*kind, type);
+    binOp = getLLVMAtomicBinOp(*kind, type);
     if (!binOp)
       return failure();
   }
-  LLVM::AtomicOrdering ordering = getOrdering(sem);
+  LLVM::AtomicOrdering ordering = getLLVMAtomicOrdering(sem);
   StringRef syncScope = getSyncScope(scope);
   auto build = [&](OpBuilder &then, Location loc) -> Value {
     if (compare) {

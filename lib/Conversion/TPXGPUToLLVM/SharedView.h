@@ -132,6 +132,19 @@ unsigned getAccessWidth(const SharedView &view, const LinearLayout &regs,
 /// `width` elements aligned; shrink until it does.
 unsigned alignToRows(const SharedView &view, unsigned width, unsigned bytes);
 
+/// What both vendors' async-copy lowerings check first: a zero (or no)
+/// `other`, an addressable destination, a layout without replication
+/// across threads (each owner would copy the element). The view and the
+/// source's layout, or an error at `op` (AsyncCopyPatterns.cpp).
+struct AsyncCopyOperands {
+  SharedView view;
+  LinearLayout layout;
+};
+FailureOr<AsyncCopyOperands>
+getAsyncCopyOperands(mlir::Operation *op, mlir::Value other,
+                     mlir::Value memdesc, mlir::Value loweredDst,
+                     mlir::RankedTensorType srcType);
+
 } // namespace tpx::gpu_lowering
 
 #endif // TPX_LIB_CONVERSION_TPXGPUTOLLVM_SHAREDVIEW_H

@@ -2,6 +2,8 @@
 #include "MemoryAccess.h"
 #include "TTToCPUCommon.h"
 
+#include "tpx/Conversion/LLVMAtomics.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -20,10 +22,11 @@ static Value single(ValueRange parts) {
 }
 
 /// Address and in-bounds predicate of the block-pointer element at `ivs`.
-static std::pair<Value, Value>
-blockElement(OpBuilder &b, Location loc, const BlockPointerParts &parts,
-             ValueRange ivs, ArrayRef<int32_t> boundaryCheck,
-             int64_t elementSize) {
+static std::pair<Value, Value> blockElement(OpBuilder &b, Location loc,
+                                            const BlockPointerParts &parts,
+                                            ValueRange ivs,
+                                            ArrayRef<int32_t> boundaryCheck,
+                                            int64_t elementSize) {
   SmallVector<Value> indices;
   for (auto [offset, iv] : llvm::zip(parts.offsets, ivs))
     indices.push_back(arith::AddIOp::create(b, loc, toI64(b, loc, offset),
@@ -144,64 +147,21 @@ struct StoreOpLowering : public CPUConversionPattern<tt::StoreOp> {
         return std::make_pair(extractElement(b, l, ptrs, ivs), m);
       };
     }
-    buildLoopNest(rewriter, loc, shape, {},
-                  [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) {
-                    auto [address, active] = locate(b, l, ivs);
-                    Value ok = guardAccess(b, l, op, active, address,
-                                           accessSize, /*isWrite=*/true,
-                                           options.boundsCheck);
-                    buildGuardedEffect(b, l, ok, [&](OpBuilder &tb,
-                                                     Location tl) {
-                      storeElement(tb, tl, address,
-                                   extractElement(tb, tl, value, ivs));
-                    });
-                    return SmallVector<Value>();
-                  });
+    buildLoopNest(
+        rewriter, loc, shape, {},
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) {
+          auto [address, active] = locate(b, l, ivs);
+          Value ok = guardAccess(b, l, op, active, address, accessSize,
+                                 /*isWrite=*/true, options.boundsCheck);
+          buildGuardedEffect(b, l, ok, [&](OpBuilder &tb, Location tl) {
+            storeElement(tb, tl, address, extractElement(tb, tl, value, ivs));
+          });
+          return SmallVector<Value>();
+        });
     rewriter.eraseOp(op);
     return success();
   }
 };
-
-static LLVM::AtomicOrdering toOrdering(tt::MemSemantic sem) {
-  switch (sem) {
-  case tt::MemSemantic::RELAXED:
-    return LLVM::AtomicOrdering::monotonic;
-  case tt::MemSemantic::ACQUIRE:
-    return LLVM::AtomicOrdering::acquire;
-  case tt::MemSemantic::RELEASE:
-    return LLVM::AtomicOrdering::release;
-  case tt::MemSemantic::ACQUIRE_RELEASE:
-    return LLVM::AtomicOrdering::acq_rel;
-  }
-  return LLVM::AtomicOrdering::acq_rel;
-}
-
-static LLVM::AtomicBinOp toBinOp(tt::RMWOp op, Type element) {
-  bool isFloat = isa<FloatType>(element);
-  switch (op) {
-  case tt::RMWOp::AND:
-    return LLVM::AtomicBinOp::_and;
-  case tt::RMWOp::OR:
-    return LLVM::AtomicBinOp::_or;
-  case tt::RMWOp::XOR:
-    return LLVM::AtomicBinOp::_xor;
-  case tt::RMWOp::ADD:
-    return isFloat ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
-  case tt::RMWOp::FADD:
-    return LLVM::AtomicBinOp::fadd;
-  case tt::RMWOp::MAX:
-    return isFloat ? LLVM::AtomicBinOp::fmax : LLVM::AtomicBinOp::max;
-  case tt::RMWOp::MIN:
-    return isFloat ? LLVM::AtomicBinOp::fmin : LLVM::AtomicBinOp::min;
-  case tt::RMWOp::UMAX:
-    return LLVM::AtomicBinOp::umax;
-  case tt::RMWOp::UMIN:
-    return LLVM::AtomicBinOp::umin;
-  case tt::RMWOp::XCHG:
-    return LLVM::AtomicBinOp::xchg;
-  }
-  return LLVM::AtomicBinOp::xchg;
-}
 
 struct AtomicRMWOpLowering : public CPUConversionPattern<tt::AtomicRMWOp> {
   using CPUConversionPattern::CPUConversionPattern;
@@ -212,8 +172,12 @@ struct AtomicRMWOpLowering : public CPUConversionPattern<tt::AtomicRMWOp> {
     Location loc = op.getLoc();
     Type resultType = getTypeConverter()->convertType(op.getType());
     Type element = getElementTypeOrSelf(resultType);
-    LLVM::AtomicBinOp kind = toBinOp(op.getAtomicRmwOp(), element);
-    LLVM::AtomicOrdering order = toOrdering(op.getSem());
+    std::optional<LLVM::AtomicBinOp> kind =
+        getLLVMAtomicBinOp(op.getAtomicRmwOp(), element);
+    if (!kind)
+      return op.emitError("no LLVM atomic for '")
+             << tt::stringifyRMWOp(op.getAtomicRmwOp()) << "' on " << element;
+    LLVM::AtomicOrdering order = getLLVMAtomicOrdering(op.getSem());
     Value ptrs = adaptor.getPtr(), vals = adaptor.getVal();
     Value mask = adaptor.getMask();
     int64_t accessSize = getElementByteSize(element);
@@ -225,15 +189,15 @@ struct AtomicRMWOpLowering : public CPUConversionPattern<tt::AtomicRMWOp> {
       return buildGuarded(
           b, l, m, element,
           [&](OpBuilder &tb, Location tl) {
-            return atomicUpdate(tb, tl, kind, address,
+            return atomicUpdate(tb, tl, *kind, address,
                                 extractElement(tb, tl, vals, ivs), order);
           },
           [&](OpBuilder &eb, Location el) {
             return createZero(eb, el, element);
           });
     };
-    rewriter.replaceOp(
-        op, buildFromElements(rewriter, loc, resultType, updateAt));
+    rewriter.replaceOp(op,
+                       buildFromElements(rewriter, loc, resultType, updateAt));
     return success();
   }
 };
@@ -247,7 +211,7 @@ struct AtomicCASOpLowering : public CPUConversionPattern<tt::AtomicCASOp> {
     Location loc = op.getLoc();
     Type resultType = getTypeConverter()->convertType(op.getType());
     Type element = getElementTypeOrSelf(resultType);
-    LLVM::AtomicOrdering success_ = toOrdering(op.getSem());
+    LLVM::AtomicOrdering success_ = getLLVMAtomicOrdering(op.getSem());
     // A failed exchange only reads: it cannot have release semantics.
     LLVM::AtomicOrdering failure =
         success_ == LLVM::AtomicOrdering::acq_rel
@@ -256,9 +220,10 @@ struct AtomicCASOpLowering : public CPUConversionPattern<tt::AtomicCASOp> {
                    ? LLVM::AtomicOrdering::monotonic
                    : success_);
     // cmpxchg works on integers: floats travel as their bits.
-    Type intType = element.isIntOrIndex()
-                       ? element
-                       : rewriter.getIntegerType(element.getIntOrFloatBitWidth());
+    Type intType =
+        element.isIntOrIndex()
+            ? element
+            : rewriter.getIntegerType(element.getIntOrFloatBitWidth());
     int64_t accessSize = getElementByteSize(element);
     auto casAt = [&](OpBuilder &b, Location l, ValueRange ivs) -> Value {
       Value address = extractElement(b, l, adaptor.getPtr(), ivs);
@@ -285,8 +250,7 @@ struct AtomicCASOpLowering : public CPUConversionPattern<tt::AtomicCASOp> {
             return createZero(eb, el, element);
           });
     };
-    rewriter.replaceOp(op,
-                       buildFromElements(rewriter, loc, resultType, casAt));
+    rewriter.replaceOp(op, buildFromElements(rewriter, loc, resultType, casAt));
     return success();
   }
 };

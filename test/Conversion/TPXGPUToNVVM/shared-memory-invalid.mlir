@@ -43,7 +43,7 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
   tt.func private @copy_other(%p: tensor<128x32x!tt.ptr<f16>, #b>, %m: tensor<128x32xi1, #b>) {
     %one = arith.constant dense<1.000000e+00> : tensor<128x32xf16, #b>
     %buf = tpxgpu.local_alloc {"tpxgpu.shared-offset" = 0 : i64} : !tpxgpu.memdesc<128x32xf16, #nv, mutable>
-    // expected-error @below {{with an 'other' that is not zero cannot be lowered to cp.async}}
+    // expected-error @below {{with an 'other' that is not zero is not supported: masked-off elements are zeros}}
     // expected-error @below {{failed to legalize operation}}
     %t = tpxgpu.async_copy_global_to_local %p, %buf mask %m other %one {tpxgpu.contiguity = array<i64: 1, 8>} : tensor<128x32x!tt.ptr<f16>, #b> -> !tpxgpu.memdesc<128x32xf16, #nv, mutable>
     tt.return
