@@ -2,6 +2,7 @@
 #include "tpx/Compiler/Artifact.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Target/AMD/AMDTarget.h"
+#include "tpx/Target/Common/ArtifactFields.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
@@ -38,13 +39,7 @@ static std::optional<int> toInt(std::optional<unsigned> value) {
 llvm::Error amd::fillArtifact(mlir::ModuleOp module,
                               const EntryResourceMap &resources,
                               Artifact &artifact) {
-  using tpxgpu::TPXGPUDialect;
-  if (auto threads = module->getAttrOfType<mlir::IntegerAttr>(
-          TPXGPUDialect::kBlockThreadsAttrName))
-    artifact.blockThreads = static_cast<unsigned>(threads.getInt());
-  if (auto shared = module->getAttrOfType<mlir::IntegerAttr>(
-          TPXGPUDialect::kSharedBytesAttrName))
-    artifact.sharedMemory = static_cast<unsigned>(shared.getInt());
+  readLaunchShape(module, artifact);
   // A workgroup's LDS: 160 KiB on CDNA4 (gfx950), 64 KiB on the earlier
   // CDNA and GCN chips. Too much fails only at launch; say so now.
   uint64_t ldsLimit = artifact.target == "gfx950" ? 160 * 1024 : 64 * 1024;
@@ -58,16 +53,11 @@ llvm::Error amd::fillArtifact(mlir::ModuleOp module,
   artifact.numRegs = artifact.numSpills = -1;
   if (resources.empty())
     return llvm::Error::success(); // e.g. an hsaco from an override
-  auto found = resources.find(artifact.entryPoint);
-  if (found == resources.end()) {
-    std::string names;
-    for (const auto &[name, _] : resources)
-      names += (names.empty() ? "'" : ", '") + name + "'";
-    return makeError("the hsaco has no kernel '" + artifact.entryPoint +
-                     "' for kernel '" + artifact.signature.kernelName +
-                     "' (its metadata describes " + names + ")");
-  }
-  const EntryResources &entry = found->second;
+  auto found = findEntryResources(resources, artifact, "hsaco",
+                                  "its metadata describes");
+  if (!found)
+    return found.takeError();
+  const EntryResources &entry = **found;
   // A launch with more threads than the code object allows fails only at
   // hipModuleLaunchKernel; say so at compile time.
   if (entry.maxBlockThreads && artifact.blockThreads > *entry.maxBlockThreads)

@@ -21,6 +21,7 @@
 #include "tpx/Compiler/Artifact.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
+#include "tpx/Target/Common/ArtifactFields.h"
 #include "tpx/Target/NVIDIA/NVIDIATarget.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -177,13 +178,7 @@ static llvm::Error collectTensorMaps(mlir::ModuleOp module,
 static llvm::Error fillArtifact(mlir::ModuleOp module,
                                 const EntryResourceMap &resources,
                                 Artifact &artifact) {
-  using tpxgpu::TPXGPUDialect;
-  if (auto threads = module->getAttrOfType<mlir::IntegerAttr>(
-          TPXGPUDialect::kBlockThreadsAttrName))
-    artifact.blockThreads = static_cast<unsigned>(threads.getInt());
-  if (auto shared = module->getAttrOfType<mlir::IntegerAttr>(
-          TPXGPUDialect::kSharedBytesAttrName))
-    artifact.sharedMemory = static_cast<unsigned>(shared.getInt());
+  readLaunchShape(module, artifact);
   if (auto error = collectTensorMaps(module, artifact))
     return error;
   // The entry is the kernel function under its PTX-safe name.
@@ -191,17 +186,12 @@ static llvm::Error fillArtifact(mlir::ModuleOp module,
   artifact.numRegs = artifact.numSpills = -1;
   if (resources.empty())
     return llvm::Error::success(); // e.g. a cubin from an override
-  auto entry = resources.find(artifact.entryPoint);
-  if (entry == resources.end()) {
-    std::string names;
-    for (const auto &[name, _] : resources)
-      names += (names.empty() ? "'" : ", '") + name + "'";
-    return makeError("the cubin has no entry function '" + artifact.entryPoint +
-                     "' for kernel '" + artifact.signature.kernelName +
-                     "' (ptxas compiled " + names + ")");
-  }
-  artifact.numRegs = static_cast<int>(entry->second.registers);
-  artifact.numSpills = static_cast<int>(entry->second.spillStoreBytes);
+  auto entry =
+      findEntryResources(resources, artifact, "cubin", "ptxas compiled");
+  if (!entry)
+    return entry.takeError();
+  artifact.numRegs = static_cast<int>((*entry)->registers);
+  artifact.numSpills = static_cast<int>((*entry)->spillStoreBytes);
   return llvm::Error::success();
 }
 
