@@ -16,12 +16,25 @@
 // element of each operand in turn. Only the order of the lines differs:
 // threads print concurrently.
 //
+// On AMD both go to the ROCm device library's printf over the HIP runtime's
+// hostcall buffer (ockl):
+//   i64 __ockl_printf_begin(i64 version)
+//   i64 __ockl_printf_append_string_n(i64 desc, ptr s, i64 len, i32 last)
+//   i64 __ockl_printf_append_args(i64 desc, i32 n, i64 x 7, i32 last)
+// one call for the format, then the arguments in order: numbers as 64-bit
+// words (floats as the bits of a double), strings (%s) by their contents,
+// since the host cannot read device pointers. A failed assert prints its
+// line and traps (s_trap), which fails the launch.
+//
 // The pass creates the declarations and strings before the conversion
 // (declareDebugSymbols), since patterns add no module-level ops; the
 // patterns look the strings up by content.
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringUtils.h"
+#include "ROCDLPrimitives.h"
+
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
 
 #include "tpx/Dialect/TT/IR/TTOps.h"
 #include "tpx/Dialect/TT/IR/TTTypes.h"
@@ -38,6 +51,12 @@ using namespace tpx::gpu_lowering;
 namespace {
 
 constexpr llvm::StringLiteral kVprintf = "vprintf";
+constexpr llvm::StringLiteral kOcklPrintfBegin = "__ockl_printf_begin";
+constexpr llvm::StringLiteral kOcklAppendString =
+    "__ockl_printf_append_string_n";
+constexpr llvm::StringLiteral kOcklAppendArgs = "__ockl_printf_append_args";
+/// Arguments __ockl_printf_append_args takes at a time.
+constexpr unsigned kOcklArgsPerCall = 7;
 constexpr llvm::StringLiteral kAssertFail = "__assertfail";
 constexpr llvm::StringLiteral kStringPrefix = "tpx_simt_str_";
 // What __assertfail reports as the place of the failure (as the one-thread
@@ -170,12 +189,33 @@ LogicalResult declareFunction(ModuleOp module, OpBuilder &b, StringRef name,
   if (fn && fn.getFunctionType() == type)
     return success();
   return existing->emitError("symbol '")
-         << name << "' is reserved for the CUDA device runtime (" << type
-         << ")";
+         << name << "' is reserved for the GPU device runtime (" << type << ")";
+}
+
+LLVM::LLVMFunctionType getOcklBeginType(MLIRContext *context) {
+  Type i64 = IntegerType::get(context, 64);
+  return LLVM::LLVMFunctionType::get(i64, {i64});
+}
+
+LLVM::LLVMFunctionType getOcklAppendStringType(MLIRContext *context) {
+  Type i64 = IntegerType::get(context, 64), i32 = IntegerType::get(context, 32);
+  return LLVM::LLVMFunctionType::get(
+      i64, {i64, LLVM::LLVMPointerType::get(context), i64, i32});
+}
+
+LLVM::LLVMFunctionType getOcklAppendArgsType(MLIRContext *context) {
+  Type i64 = IntegerType::get(context, 64), i32 = IntegerType::get(context, 32);
+  SmallVector<Type> params = {i64, i32};
+  params.append(kOcklArgsPerCall, i64);
+  params.push_back(i32);
+  return LLVM::LLVMFunctionType::get(i64, params);
 }
 
 /// The pid of this program along x, y and z.
 SmallVector<Value> getProgramIds(OpBuilder &b, Location loc) {
+  if (targetsAMD(b))
+    return {rocdl::getBlockId(b, loc, 0), rocdl::getBlockId(b, loc, 1),
+            rocdl::getBlockId(b, loc, 2)};
   Type i32 = b.getI32Type();
   return {NVVM::BlockIdXOp::create(b, loc, i32),
           NVVM::BlockIdYOp::create(b, loc, i32),
@@ -186,6 +226,9 @@ SmallVector<Value> getProgramIds(OpBuilder &b, Location loc) {
 /// block of the function (an alloca in a loop would grow the stack every
 /// iteration); 40 bytes hold every line's arguments.
 Value allocateArgumentBuffer(OpBuilder &b, Operation *user) {
+  if (targetsAMD(b)) // ockl's printf takes its arguments by value
+    return LLVM::ZeroOp::create(b, user->getLoc(),
+                                LLVM::LLVMPointerType::get(b.getContext()));
   Operation *fn = user->getParentOfType<LLVM::LLVMFuncOp>();
   if (!fn)
     fn = user->getParentOfType<FunctionOpInterface>();
@@ -206,9 +249,69 @@ Value allocateArgumentBuffer(OpBuilder &b, Operation *user) {
                                 /*alignment=*/8);
 }
 
-/// vprintf(format, buffer holding `values`).
+/// The byte length (NUL included) of the string global `address` points
+/// at (an llvm.mlir.addressof of one findString made).
+static int64_t getStringLength(Value address) {
+  auto addressOf = address.getDefiningOp<LLVM::AddressOfOp>();
+  auto module = addressOf->getParentOfType<ModuleOp>();
+  auto global = module.lookupSymbol<LLVM::GlobalOp>(addressOf.getGlobalName());
+  return cast<LLVM::LLVMArrayType>(global.getType()).getNumElements();
+}
+
+/// printf(format, values...) through ockl: pointers are strings (%s) and
+/// go by their contents, everything else as 64-bit words.
+static void callOcklPrintf(OpBuilder &b, Location loc, Value format,
+                           ValueRange values) {
+  MLIRContext *context = b.getContext();
+  Type i64 = b.getI64Type();
+  auto call = [&](StringRef callee, LLVM::LLVMFunctionType type,
+                  ValueRange args) {
+    return LLVM::CallOp::create(b, loc, type,
+                                SymbolRefAttr::get(context, callee), args)
+        .getResult();
+  };
+  auto appendString = [&](Value desc, Value string, bool last) {
+    return call(kOcklAppendString, getOcklAppendStringType(context),
+                {desc, string, i64Constant(b, loc, getStringLength(string)),
+                 i32Constant(b, loc, last)});
+  };
+  Value desc = call(kOcklPrintfBegin, getOcklBeginType(context),
+                    {i64Constant(b, loc, 0)});
+  desc = appendString(desc, format, values.empty());
+  SmallVector<Value> words;
+  auto flush = [&](bool last) {
+    SmallVector<Value> args = {desc, i32Constant(b, loc, words.size())};
+    args.append(words);
+    while (args.size() < 2 + kOcklArgsPerCall)
+      args.push_back(i64Constant(b, loc, 0));
+    args.push_back(i32Constant(b, loc, last));
+    desc = call(kOcklAppendArgs, getOcklAppendArgsType(context), args);
+    words.clear();
+  };
+  for (auto [i, value] : llvm::enumerate(values)) {
+    bool last = i + 1 == values.size();
+    if (isa<LLVM::LLVMPointerType>(value.getType())) {
+      if (!words.empty())
+        flush(/*last=*/false);
+      desc = appendString(desc, value, last);
+      continue;
+    }
+    Type type = value.getType();
+    if (type.isF64())
+      value = LLVM::BitcastOp::create(b, loc, i64, value);
+    else if (type.getIntOrFloatBitWidth() < 64)
+      value = LLVM::SExtOp::create(b, loc, i64, value);
+    words.push_back(value);
+    if (words.size() == kOcklArgsPerCall || last)
+      flush(last);
+  }
+}
+
+/// vprintf(format, buffer holding `values`); on AMD ockl's printf.
 void callVprintf(OpBuilder &b, Location loc, Value format, ValueRange values,
                  Value buffer) {
+  if (targetsAMD(b))
+    return callOcklPrintf(b, loc, format, values);
   MLIRContext *context = b.getContext();
   auto ptr = LLVM::LLVMPointerType::get(context);
   SmallVector<Type> fields;
@@ -390,6 +493,10 @@ struct AssertLowering : public OpConversionPattern<tt::AssertOp> {
           emitPredicated(b, loc, failed, [&](OpBuilder &fb) {
             callVprintf(fb, loc, format,
                         {pid[0], pid[1], pid[2], index, message}, buffer);
+            if (targetsAMD(fb)) {
+              LLVM::Trap::create(fb, loc);
+              return;
+            }
             LLVM::CallOp::create(fb, loc, getAssertFailType(context),
                                  SymbolRefAttr::get(context, kAssertFail),
                                  ValueRange{message, file,
@@ -417,6 +524,18 @@ LogicalResult gpu_lowering::declareDebugSymbols(ModuleOp module) {
     return success();
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
   MLIRContext *context = module.getContext();
+  if (tpxgpu::isAMDModule(module)) {
+    if (failed(declareFunction(module, b, kOcklPrintfBegin,
+                               getOcklBeginType(context))) ||
+        failed(declareFunction(module, b, kOcklAppendString,
+                               getOcklAppendStringType(context))) ||
+        failed(declareFunction(module, b, kOcklAppendArgs,
+                               getOcklAppendArgsType(context))))
+      return failure();
+    for (const std::string &text : strings)
+      findString(module, text, &b);
+    return success();
+  }
   if (failed(declareFunction(module, b, kVprintf, getVprintfType(context))) ||
       (asserts && failed(declareFunction(module, b, kAssertFail,
                                          getAssertFailType(context)))))

@@ -53,9 +53,8 @@ static LLVM::GlobalOp createSharedMemory(ModuleOp module) {
 
 /// What AMD code generation has no lowering for: Hopper's asynchronous
 /// machinery other than cp.async-style copies (wgmma, mbarriers, TMA, warp
-/// specialization; the AMD pipeline never creates them, plugin IR may),
-/// and device printf/assert, which need the HIP runtime's hostcall
-/// buffer. The first such op is reported with the target's name.
+/// specialization; the AMD pipeline never creates them, plugin IR may).
+/// The first such op is reported with the target's name.
 static LogicalResult checkAMDCoverage(ModuleOp module, StringRef chip) {
   WalkResult result = module.walk([&](Operation *op) {
     bool nvidiaOnly =
@@ -66,14 +65,10 @@ static LogicalResult checkAMDCoverage(ModuleOp module, StringRef chip) {
             tpxgpu::AsyncTMACopyGlobalToLocalOp,
             tpxgpu::AsyncTMACopyLocalToGlobalOp, tpxgpu::AsyncTMAStoreWaitOp>(
             op);
-    bool needsHostcall = isa<tt::PrintOp, tt::AssertOp>(op);
-    if (!nvidiaOnly && !needsHostcall)
+    if (!nvidiaOnly)
       return WalkResult::advance();
     op->emitError("'") << op->getName() << "' has no lowering for " << chip
-                       << (nvidiaOnly ? " (an NVIDIA Hopper feature)"
-                                      : " (device printf and assert need "
-                                        "the HIP hostcall buffer, not "
-                                        "supported yet)");
+                       << " (an NVIDIA Hopper feature)";
     return WalkResult::interrupt();
   });
   return failure(result.wasInterrupted());
@@ -102,7 +97,7 @@ LogicalResult gpu_lowering::lowerSIMTModule(ModuleOp module, GPUVendor vendor) {
   // (getSharedMemoryBase), which the launch then reserves.
   module->removeAttr(tpxgpu::TPXGPUDialect::kSharedBytesAttrName);
   LLVM::GlobalOp shared = createSharedMemory(module);
-  if (!amd && failed(declareDebugSymbols(module)))
+  if (failed(declareDebugSymbols(module)))
     return failure();
   // Warp-specialized kernels may need more warps than the module's.
   unsigned blockWarps = numWarps;
@@ -155,8 +150,8 @@ LogicalResult gpu_lowering::lowerSIMTModule(ModuleOp module, GPUVendor vendor) {
     populateAsyncCopyPatterns(converter, patterns);
     populateBarrierTMAPatterns(converter, patterns);
     populateWarpGroupDotPatterns(converter, patterns);
-    populateDebugPatterns(converter, patterns);
   }
+  populateDebugPatterns(converter, patterns);
   if (failed(applyPartialConversion(module, target, std::move(patterns))) ||
       (!amd && failed(lowerWarpSpecializations(module))))
     return failure();

@@ -14,6 +14,16 @@
 // CHECK: rocdl.ds_bpermute
 // CHECK-NOT: llvm.inline_asm
 
+// tt.print and tt.assert through ockl's hostcall printf: the format, the
+// pid words, the prefix by its contents, the value; a failed assert traps.
+// CHECK-LABEL: llvm.func @debug
+// CHECK: llvm.call @__ockl_printf_begin
+// CHECK: llvm.call @__ockl_printf_append_string_n
+// CHECK: llvm.call @__ockl_printf_append_args
+// CHECK: llvm.call @__ockl_printf_append_string_n
+// CHECK: llvm.call @__ockl_printf_append_args
+// CHECK: llvm.intr.trap
+
 #b = #tpxgpu.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>
 module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 64 : i32, tpxgpu.target = "gfx950"} {
   tt.func private @fp8(%a: tensor<256xf8E4M3FN, #b>, %b: tensor<256xf32, #b>) -> (tensor<256xf32, #b>) {
@@ -41,6 +51,13 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 64 
     %r2 = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #b>
     %sq = tt.addptr %sp, %r2 : tensor<256x!tt.ptr<i32>, #b>, tensor<256xi32, #b>
     tt.store %sq, %s : tensor<256x!tt.ptr<i32>, #b>
+    tt.return
+  }
+  tt.func public @debug(%v: i32) {
+    tt.print " v: " {hex = false, isSigned = array<i32: 1>} : %v : i32
+    %c0 = arith.constant 0 : i32
+    %ok = arith.cmpi sgt, %v, %c0 : i32
+    tt.assert %ok, "v must be positive" : i1
     tt.return
   }
 }
