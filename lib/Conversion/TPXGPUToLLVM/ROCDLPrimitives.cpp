@@ -72,7 +72,18 @@ Value rocdl::getGridDim(OpBuilder &b, Location loc, unsigned axis) {
 }
 
 void rocdl::emitBarrier(OpBuilder &b, Location loc) {
-  ROCDL::BarrierOp::create(b, loc);
+  // Only LDS needs ordering (tpxgpu.barrier's contract): this wave's LDS
+  // accesses complete (lgkmcnt(0)), then s_barrier. A workgroup-scope
+  // fence would also wait for every global load in flight (vmcnt(0)),
+  // including prefetched tiles and direct-to-LDS copies whose waits are
+  // explicit. The single-thread fences keep LLVM from moving memory
+  // accesses across the barrier; the backend treats s_barrier as a
+  // scheduling boundary.
+  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::seq_cst, "singlethread");
+  // vmcnt 63 ([3:0], [15:14]) and expcnt 7 ([6:4]): no wait; lgkmcnt 0.
+  ROCDL::SWaitcntOp::create(b, loc, 0xF | (0x3 << 14) | (0x7 << 4));
+  ROCDL::SBarrierOp::create(b, loc);
+  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::seq_cst, "singlethread");
 }
 
 Value rocdl::readLane(OpBuilder &b, Location loc, Value word,

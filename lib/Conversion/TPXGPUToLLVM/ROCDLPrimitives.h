@@ -24,9 +24,9 @@ mlir::Value getThreadIdX(mlir::OpBuilder &b, mlir::Location loc);
 /// workgroup.id.<axis> and the number of workgroups along it (i32).
 mlir::Value getBlockId(mlir::OpBuilder &b, mlir::Location loc, unsigned axis);
 mlir::Value getGridDim(mlir::OpBuilder &b, mlir::Location loc, unsigned axis);
-/// Every thread of the workgroup meets here, and what each wrote to LDS or
-/// memory before is visible to all after: fence release, s_barrier, fence
-/// acquire (workgroup scope), as HIP's __syncthreads.
+/// Every thread of the workgroup meets here, and what each wrote to LDS
+/// before is visible to all after (tpxgpu.barrier orders shared memory
+/// only): s_waitcnt lgkmcnt(0), s_barrier, between compiler-only fences.
 void emitBarrier(mlir::OpBuilder &b, mlir::Location loc);
 /// The i32 `word` of lane `sourceLane` (ds_bpermute, any lane of the
 /// wavefront).

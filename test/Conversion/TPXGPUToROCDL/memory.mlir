@@ -54,7 +54,10 @@ tt.func public @vadd(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %z_ptr: 
 // CHECK: rocdl.ds_swizzle
 // CHECK: rocdl.ds_bpermute
 // CHECK-NOT: rocdl.ds_bpermute
-// CHECK: rocdl.barrier
+// CHECK: llvm.fence syncscope("singlethread") seq_cst
+// CHECK-NEXT: rocdl.s.waitcnt 49279
+// CHECK-NEXT: rocdl.s.barrier
+// CHECK-NEXT: llvm.fence syncscope("singlethread") seq_cst
 // CHECK: llvm.return
 tt.func public @sum(%x_ptr: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %range = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #b1d>
