@@ -53,6 +53,35 @@ struct ElementwiseArithLowering : public ConversionPattern {
   }
 };
 
+/// f32 arith.divf on NVIDIA: PTX's div.full.f32 per register (at most 2
+/// ulp from the correctly rounded quotient), as Triton lowers `/`; the
+/// correctly rounded tt.precise_divf (tl.math.div_rn) becomes llvm.fdiv,
+/// which NVPTX emits as div.rn.f32. Scalars too (SIMTConversion.cpp makes
+/// every f32 arith.divf illegal there). AMD keeps LLVM's fdiv.
+struct DivFLowering : public OpConversionPattern<arith::DivFOp> {
+  DivFLowering(TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern(converter, context, /*benefit=*/2) {}
+
+  LogicalResult
+  matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (targetsAMD(rewriter) || !getElementTypeOrSelf(op.getType()).isF32())
+      return failure();
+    auto divide = [&](unsigned, ArrayRef<Value> args) -> Value {
+      return inlinePtx(rewriter, op.getLoc(), rewriter.getF32Type(), args,
+                       "div.full.f32 $0, $1, $2;", "=f,f,f",
+                       /*sideEffects=*/false);
+    };
+    if (!isa<RankedTensorType>(op.getType())) {
+      SmallVector<Value> args(adaptor.getOperands());
+      rewriter.replaceOp(op, divide(0, args));
+      return success();
+    }
+    return replacePerRegister(op, adaptor.getOperands(), *getTypeConverter(),
+                              rewriter, divide);
+  }
+};
+
 /// The i8 bits of an fp8 or i1 constant (LLVM has no 8-bit float and
 /// packs i1 arrays), else `dense` itself; flattened to one dimension.
 static DenseElementsAttr getStorableValues(DenseElementsAttr dense) {
@@ -326,6 +355,7 @@ void gpu_lowering::populateElementwisePatterns(TensorTypeConverter &converter,
                                                RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<ElementwiseArithLowering>(converter, context);
+  patterns.add<DivFLowering>(converter, context);
   patterns
       .add<ConstantLowering, SplatLowering, MakeRangeLowering, AddPtrLowering,
            BitcastLowering, CastLowering<tt::IntToPtrOp, LLVM::IntToPtrOp>,
@@ -347,8 +377,9 @@ void gpu_lowering::populateElementwisePatterns(TensorTypeConverter &converter,
       });
   // IEEE-rounded: LLVM's sqrt intrinsic is sqrt.rn (math.sqrt would become
   // libdevice's __nv_sqrtf, which is sqrt.approx unless __CUDA_PREC_SQRT is
-  // reflected: tl.sqrt's meaning, not tl.sqrt_rn's) and fdiv without
-  // fast-math flags is div.rn.
+  // reflected: tl.sqrt's meaning, not tl.sqrt_rn's) and llvm.fdiv without
+  // fast-math flags is div.rn (arith.divf would be DivFLowering's
+  // div.full.f32).
   patterns.add<ScalarEquivalentLowering<tt::PreciseSqrtOp>>(
       converter, context,
       [](OpBuilder &b, Location loc, tt::PreciseSqrtOp, ArrayRef<Value> args)
@@ -356,7 +387,7 @@ void gpu_lowering::populateElementwisePatterns(TensorTypeConverter &converter,
   patterns.add<ScalarEquivalentLowering<tt::PreciseDivFOp>>(
       converter, context,
       [](OpBuilder &b, Location loc, tt::PreciseDivFOp, ArrayRef<Value> args)
-          -> Value { return arith::DivFOp::create(b, loc, args[0], args[1]); });
+          -> Value { return LLVM::FDivOp::create(b, loc, args[0], args[1]); });
   patterns.add<ScalarEquivalentLowering<tt::MulhiUIOp>>(
       converter, context,
       [](OpBuilder &b, Location loc, tt::MulhiUIOp,

@@ -121,6 +121,11 @@ LogicalResult gpu_lowering::lowerSIMTModule(ModuleOp module, GPUVendor vendor) {
   target.addIllegalDialect<tt::TTDialect, tpxgpu::TPXGPUDialect>();
   target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
       [](Operation *op) { return !hasConvertibleTypes(op); });
+  // NVIDIA divides f32 with div.full.f32, scalars included (DivFLowering).
+  target.addDynamicallyLegalOp<arith::DivFOp>([amd](arith::DivFOp op) {
+    return !hasConvertibleTypes(op) &&
+           (amd || !getElementTypeOrSelf(op.getType()).isF32());
+  });
   // Created by the tt.map_elementwise lowering around scalar regions
   // (InlineAsmPatterns.cpp): casts between tt and LLVM pointer types for
   // the cloned scalar ops, which reconcile-unrealized-casts removes, and
