@@ -752,6 +752,20 @@ def test_thread_id_is_the_hardware_thread_index_on_sm_90a():
     assert "%tid.x" in ptx and "%tid.y" in ptx and "%tid.z" in ptx
 
 
+def _gemm_ws_ttir():
+    """The warp-specialized GEMM tutorial's TTIR at HOPPER_CONFIG, and its
+    num_warps."""
+    from tpx.tools.tensor_descriptor import TensorDescriptor
+    a = np.zeros((256, 128), np.float16)
+    b = np.zeros((128, 256), np.float16)
+    config = dict(gemm_ws.HOPPER_CONFIG)
+    num_warps = config.pop("num_warps")
+    descs = [TensorDescriptor.from_tensor(a, [128, 64]),
+             TensorDescriptor.from_tensor(b, [64, 256])]
+    return h.ttir(gemm_ws.matmul_kernel_tma_ws, *descs, a, 256, 256, 128,
+                  256, 1, **config), num_warps
+
+
 @pytest.mark.skipif(not _have_ptxas(), reason="no CUDA toolkit (ptxas)")
 def test_warp_specialized_tutorials_compile_for_sm_90a():
     # tlx-lower-tasks-to-tpxgpu gives each task warps of its own: the block
@@ -760,14 +774,7 @@ def test_warp_specialized_tutorials_compile_for_sm_90a():
     from tpx.compiler.compiler import compile_ttir
     from tpx.pipeline import resolve
     from tpx.tools.tensor_descriptor import TensorDescriptor
-    a = np.zeros((256, 128), np.float16)
-    b = np.zeros((128, 256), np.float16)
-    config = dict(gemm_ws.HOPPER_CONFIG)
-    num_warps = config.pop("num_warps")
-    descs = [TensorDescriptor.from_tensor(a, [128, 64]),
-             TensorDescriptor.from_tensor(b, [64, 256])]
-    text = h.ttir(gemm_ws.matmul_kernel_tma_ws, *descs, a, 256, 256, 128,
-                  256, 1, **config)
+    text, num_warps = _gemm_ws_ttir()
     pipeline = resolve(gemm_ws.matmul_kernel_tma_ws, "sm_90a")[0]
     kernel = compile_ttir(text, "sm_90a", num_warps=num_warps,
                           pipeline_text=pipeline, no_cache=True)
@@ -853,15 +860,7 @@ def test_warp_specialized_tutorials_are_an_error_on_gfx950():
     from tpx.compiler.compiler import compile_ttir
     from tpx.errors import TpxError
     from tpx.pipeline import resolve
-    from tpx.tools.tensor_descriptor import TensorDescriptor
-    a = np.zeros((256, 128), np.float16)
-    b = np.zeros((128, 256), np.float16)
-    config = dict(gemm_ws.HOPPER_CONFIG)
-    num_warps = config.pop("num_warps")
-    descs = [TensorDescriptor.from_tensor(a, [128, 64]),
-             TensorDescriptor.from_tensor(b, [64, 256])]
-    text = h.ttir(gemm_ws.matmul_kernel_tma_ws, *descs, a, 256, 256, 128,
-                  256, 1, **config)
+    text, num_warps = _gemm_ws_ttir()
     pipeline = resolve(gemm_ws.matmul_kernel_tma_ws, "gfx950")[0]
     with pytest.raises(TpxError, match="'tlx.alloc_barriers' is not lowered "
                        "for AMD GPUs yet: mbarriers"):

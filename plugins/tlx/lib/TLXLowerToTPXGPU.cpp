@@ -85,6 +85,17 @@ static Type getOperandElementType(Value operand) {
   return cast<RankedTensorType>(operand.getType()).getElementType();
 }
 
+/// The MFMA accumulator layout of `dot` on the module's AMD GPU over the
+/// warps that run it, or null when no MFMA block fits its tile.
+static tg::AmdMfmaEncodingAttr getMfmaLayout(AsyncDotOp dot) {
+  Type a = dot.getA().getType();
+  int64_t k = isa<BufferType>(a) ? cast<BufferType>(a).getShape().back()
+                                 : cast<RankedTensorType>(a).getShape().back();
+  auto acc = cast<RankedTensorType>(dot.getC().getType());
+  return tg::chooseAmdMfmaLayout(dot.getContext(), tg::getModuleTarget(dot),
+                                 acc.getShape(), k, tg::getNumWarpsAt(dot));
+}
+
 /// The K of one wgmma instruction for `dot` (16 for 16-bit operands, 8 for
 /// tf32, 32 for fp8 and int8), or 0 when wgmma has no form for its types.
 static int64_t getInstrK(AsyncDotOp dot) {
@@ -258,12 +269,7 @@ static std::string getAMDUnsupportedReason(Operation *op, StringRef chip) {
         !acc.getElementType().isF32())
       return "an async_dot other than f16 x f16, bf16 x bf16 or of 8-bit "
              "floats into f32 (the MFMA forms lowered so far)";
-    int64_t k =
-        isa<BufferType>(dot.getA().getType())
-            ? cast<BufferType>(dot.getA().getType()).getShape().back()
-            : cast<RankedTensorType>(dot.getA().getType()).getShape().back();
-    if (!tg::chooseAmdMfmaLayout(dot.getContext(), chip, acc.getShape(), k,
-                                 tg::getNumWarpsAt(dot)))
+    if (!getMfmaLayout(dot))
       return "an async_dot whose tile fits no MFMA block of " + chip.str() +
              " (M and N multiples of 32 with K of 16, or of 16 with K of 32)";
     return "";
@@ -750,12 +756,7 @@ LogicalResult Lowering::lowerForAMD(AsyncDotOp op, OpBuilder &b) {
     return failure();
   auto cType = cast<RankedTensorType>(c->getType());
   Value aValue = op.getA(), bValue = op.getB();
-  int64_t k = isa<BufferType>(aValue.getType())
-                  ? cast<BufferType>(aValue.getType()).getShape().back()
-                  : cast<RankedTensorType>(aValue.getType()).getShape().back();
-  tg::AmdMfmaEncodingAttr mfma =
-      tg::chooseAmdMfmaLayout(op.getContext(), tg::getModuleTarget(op),
-                              cType.getShape(), k, tg::getNumWarpsAt(op));
+  tg::AmdMfmaEncodingAttr mfma = getMfmaLayout(op);
   auto accType = cType.cloneWithEncoding(mfma);
   Value acc = convertTo(b, loc, *c, accType);
   if (Value useAcc = op.getUseAcc()) {
