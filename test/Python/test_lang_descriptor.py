@@ -607,14 +607,17 @@ def test_descriptor_kernel_arguments(pad, fill):
     np.testing.assert_array_equal(out, tiles_of(x, BM, BN, fill) + 1.0)
     # Each descriptor argument is its base pointer, shape and strides; the
     # kernel makes the descriptor first.
+    # Leading strides are 16-byte aligned (TensorDescriptor checks it):
+    # divisible by 4 f32 elements.
     assert kernel_arguments(text) == [
         ("!tt.ptr<f32> {tt.divisibility = 16 : i32}", "in_desc"),
-        ("i32", "in_desc"), ("i32", "in_desc"), ("i64", "in_desc"),
-        ("i64", "in_desc"),
+        ("i32", "in_desc"), ("i32", "in_desc"),
+        ("i64 {tt.divisibility = 4 : i32}", "in_desc"), ("i64", "in_desc"),
         ("!tt.ptr<f32> {tt.divisibility = 16 : i32}", "out_desc"),
         # out's rows are 32 elements: specialized on (",div16").
         ("i32", "out_desc"), ("i32 {tt.divisibility = 16 : i32}",
-                              "out_desc"), ("i64", "out_desc"),
+                              "out_desc"),
+        ("i64 {tt.divisibility = 4 : i32}", "out_desc"),
         ("i64", "out_desc")]
     assert text.count('"tt.make_tensor_descriptor"') == 2
     assert "padding = %d : i32" % {"zero": 1, "nan": 2}[pad] in text

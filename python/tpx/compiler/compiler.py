@@ -14,8 +14,9 @@ are already folded into the TTIR). The CPU target takes numpy arrays, CPU
 torch tensors and objects with `__array_interface__` for pointers; an
 NVIDIA target (`sm_*`) takes CUDA torch tensors and objects with
 `__cuda_array_interface__`; an AMD target (`gfx*`) takes host buffers like
-the CPU and copies them to the GPU through the HIP runtime (see
-tpx/runtime/launch_cpu.py, launch_cuda.py, launch_hip.py).
+the CPU and copies them to the GPU through the HIP runtime (@jit kernels
+on the HIP driver take device memory instead; see tpx/runtime/launch_cpu.py,
+launch_cuda.py, launch_hip.py).
 """
 
 import ctypes

@@ -245,7 +245,16 @@ class _host_tensor_descriptor(tensor_descriptor):
         shape = [{} for _ in range(rank)]
         if self._inner_div16:
             shape[-1] = {"tt.divisibility": 16}
-        return [base] + shape + [{} for _ in range(rank)]
+        # TensorDescriptor requires 16-byte aligned strides (as Triton's
+        # does, for TMA): the leading strides divide by 16 bytes' worth of
+        # elements, which lets a target that copies the blocks itself (AMD)
+        # use 16-byte loads. The last stride is the constant 1.
+        elem_bytes = max(1, self.block_type.element_ty.primitive_bitwidth // 8)
+        strides = [{} for _ in range(rank)]
+        if elem_bytes < 16:
+            for d in range(rank - 1):
+                strides[d] = {"tt.divisibility": 16 // elem_bytes}
+        return [base] + shape + strides
 
     def __tpx_bind_parameter__(self, leaves, _semantic):
         # The host descriptor's last stride is 1 (TensorDescriptor checks

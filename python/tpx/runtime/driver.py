@@ -10,14 +10,13 @@
 
 * `TPX_TARGET=cpu` -> the CPU driver; `TPX_TARGET=cuda` -> the CUDA driver
   (an error at first use if no GPU is usable); `TPX_TARGET=hip` (or `amd`,
-  `rocm`) -> an error at first use: without an AMD GPU the HIP runtime's
-  reason, with one that @jit kernels do not launch on AMD GPUs yet
-  (compile for "gfx950" with `tpx.compiler.compile_ttir` and launch the
-  CompiledKernel, which goes through HIP);
+  `rocm`) -> the HIP driver (an error at first use with the HIP runtime's
+  reason if no AMD GPU is usable);
 * otherwise the CUDA driver when a CUDA GPU is usable -- by
   `torch.cuda.is_available()` when torch imports, else by opening
-  libcuda.so.1 and asking cuInit/cuDeviceGetCount -- and the CPU driver
-  when not.
+  libcuda.so.1 and asking cuInit/cuDeviceGetCount -- else the HIP driver
+  when an AMD GPU is usable (libamdhip64 opens, hipInit succeeds and
+  hipGetDeviceCount finds one), else the CPU driver.
 
 `driver.set_active(d)` / `driver.reset_active()` switch it (tests do).
 
@@ -61,6 +60,23 @@ own state (`set_current_device`, stream 0). `get_current_target()` is
 `utils.get_device_properties(i)` reads cuDeviceGetAttribute: multiprocessor
 count, opt-in shared memory per block, registers per block, warp size, SM
 and memory clocks (kHz) and the memory bus width (bits).
+
+The HIP driver
+--------------
+Talks to libamdhip64 through ctypes (tpx/runtime/hip_api.py) and to torch
+when torch is a ROCm build (`torch.version.hip` set), which calls AMD GPUs
+`cuda` devices: device and stream come from torch (`torch.cuda.
+current_device`, the current torch stream, a hipStream_t) when present,
+else from this driver's own state (hipSetDevice, the null stream).
+`get_current_target()` is `GPUTarget("hip", "gfx950", 64)` on an MI355X:
+the arch is the processor of the device's gcnArchName, without the
+feature suffix (":sramecc+:xnack-"), and the warp size the device's
+(64 on CDNA). Kernels compile for that processor ("gfx950") and launch
+through tpx/runtime/launch_hip.py's HIPDeviceLauncher on device memory.
+`utils.get_device_properties(i)` reads hipDeviceGetAttribute: compute
+units (`multiprocessor_count`), LDS per workgroup (`max_shared_mem`: 160
+KiB on gfx950; AMD has no opt-in limit above it), registers per block,
+warp size, clocks and bus width, plus `arch`, the whole gcnArchName.
 """
 
 import os
@@ -72,14 +88,14 @@ from typing import Union
 
 from tpx.errors import TpxError
 
-__all__ = ["driver", "GPUTarget", "CPUDriver", "CUDADriver",
+__all__ = ["driver", "GPUTarget", "CPUDriver", "CUDADriver", "HIPDriver",
            "cuda_target_name", "DriverConfig"]
 
 
 @dataclass(frozen=True)
 class GPUTarget:
-    """Triton's GPUTarget: backend ("cuda", "cpu"), arch (90; "host" or an
-    LLVM CPU name on the CPU) and warp size."""
+    """Triton's GPUTarget: backend ("cuda", "hip", "cpu"), arch (90;
+    "gfx950"; "host" or an LLVM CPU name on the CPU) and warp size."""
     backend: str
     arch: Union[int, str]
     warp_size: int
@@ -235,87 +251,77 @@ class CPUDriver:
         return "CPUDriver(arch=%r)" % self.arch
 
 
-# -- the CUDA driver --------------------------------------------------------
+# -- what the GPU drivers share ----------------------------------------------
 
-class _CUDAUtils:
-    """driver.active.utils on CUDA: device properties from the driver."""
+class _GPUUtils:
+    """driver.active.utils on a GPU: device properties, read once per
+    device by `read(index)`."""
 
-    def __init__(self):
+    def __init__(self, read):
+        self._read = read
         self._props = {}
         self._lock = threading.Lock()
 
     def get_device_properties(self, device):
-        from tpx.runtime import cuda
         index = getattr(device, "index", device)
         if index is None:
             index = 0
         props = self._props.get(index)
         if props is None:
-            a = cuda.device_attribute
-            props = {
-                "max_shared_mem":
-                    a(cuda.ATTR_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, index),
-                "max_num_regs": a(cuda.ATTR_MAX_REGISTERS_PER_BLOCK, index),
-                "multiprocessor_count":
-                    a(cuda.ATTR_MULTIPROCESSOR_COUNT, index),
-                "warpSize": a(cuda.ATTR_WARP_SIZE, index),
-                "sm_clock_rate": a(cuda.ATTR_CLOCK_RATE, index),
-                "mem_clock_rate": a(cuda.ATTR_MEMORY_CLOCK_RATE, index),
-                "mem_bus_width": a(cuda.ATTR_GLOBAL_MEMORY_BUS_WIDTH, index),
-            }
+            props = self._read(index)
             with self._lock:
                 self._props[index] = props
         return dict(props)
 
 
-class _CUDADeviceInterface:
+class _GPUDeviceInterface:
     """get_device_interface() without torch: events and synchronize over
-    libcuda."""
+    the driver library's module (tpx.runtime.cuda or hip_api)."""
 
-    @staticmethod
-    def synchronize(device=None):
-        from tpx.runtime import cuda
-        cuda.synchronize()
+    def __init__(self, api):
+        self._api = api
+
+    def synchronize(self, device=None):
+        self._api.synchronize()
 
     @property
     def Event(self):
-        from tpx.runtime import cuda
-        return cuda.Event
+        return self._api.Event
 
     @staticmethod
     def current_device():
         return driver.active.get_current_device()
 
-    @staticmethod
-    def device_count():
-        from tpx.runtime import cuda
-        return cuda.device_count()
+    def device_count(self):
+        return self._api.device_count()
 
     @staticmethod
     def is_available():
         return True
 
 
-class CUDADriver:
-    """Kernels for sm_XY targets, run through libcuda (see the module doc)."""
-    backend = "cuda"
+class _GPUDriver:
+    """What the CUDA and HIP drivers share: device and stream from torch
+    when it drives this GPU (`torch`), else the driver's own state; the
+    benchmarking hooks. Subclasses give `_api()` (the ctypes module),
+    `_usable()`, `_read_properties(index)`, `_make_target(device)`,
+    `_set_device(index, device)` (without torch), `compile_target` and
+    `_flush_bytes`."""
+    backend = None
+    _flush_bytes = 0
 
-    def __init__(self):
-        from tpx.runtime import cuda
-        cuda.api()  # fail now, with the driver's reason, if unusable
-        self.utils = _CUDAUtils()
+    def _setup(self, torch, device):
+        self.utils = _GPUUtils(self._read_properties)
         self._targets = {}
-        self._device = int(os.environ.get("TPX_CUDA_DEVICE", "0") or 0)
+        self._device = device
         self._stream = 0
-        torch = _torch()
-        self._torch = torch if torch is not None and \
-            torch.cuda.is_available() else None
+        self._torch = torch
         # The launch hot path calls these two directly: the cheapest ways
         # to ask torch (when present) for the current device and stream.
         self.device_getter = self.get_current_device
         self.stream_getter = lambda device: self._stream
-        if self._torch is not None:
-            c = self._torch._C
+        if torch is not None:
+            c = torch._C
             torch.cuda.init()
             self.get_current_device = torch.cuda.current_device
             self.device_getter = getattr(c, "_cuda_getDevice",
@@ -328,10 +334,9 @@ class CUDADriver:
                     index).cuda_stream)
             self.stream_getter = self._raw_stream
 
-    @staticmethod
-    def is_active():
-        ok, _ = _cuda_usable()
-        return ok
+    @classmethod
+    def is_active(cls):
+        return cls._usable()[0]
 
     # Replaced by torch.cuda.current_device when torch is present.
     def get_current_device(self):
@@ -341,14 +346,9 @@ class CUDADriver:
         index = getattr(device, "index", device)
         if self._torch is not None:
             self._torch.cuda.set_device(index)
-            return
-        from tpx.runtime import cuda
-        count = cuda.device_count()
-        if not isinstance(index, int) or not 0 <= index < count:
-            raise ValueError("CUDA device %r requested but %d present" %
-                             (device, count))
-        cuda.set_current_context(cuda.primary_context(index))
-        self._device = index
+        else:
+            self._set_device(index, device)
+            self._device = index
 
     def get_current_stream(self, device=None):
         if self._torch is not None:
@@ -358,27 +358,19 @@ class CUDADriver:
         return self._stream
 
     def set_current_stream(self, stream):
-        """Without torch: the stream launches use (a CUstream as an int)."""
+        """Without torch: the stream launches use (a CUstream or
+        hipStream_t as an int)."""
         self._stream = int(stream or 0)
 
     def get_current_target(self):
         device = self.get_current_device()
         target = self._targets.get(device)
         if target is None:
-            from tpx.runtime import cuda
-            major, minor = cuda.compute_capability(device)
-            target = GPUTarget("cuda", major * 10 + minor, 32)
-            self._targets[device] = target
+            target = self._targets[device] = self._make_target(device)
         return target
 
-    def compile_target(self, device=None):
-        """The target string kernels compile for on `device` ("sm_90a")."""
-        if device is None:
-            device = self.get_current_device()
-        from tpx.runtime import cuda
-        return cuda_target_name(*cuda.compute_capability(device))
-
     def get_active_torch_device(self):
+        # torch on ROCm names AMD GPUs "cuda" too.
         torch = _torch()
         if torch is None:
             return "cuda:%d" % self.get_current_device()
@@ -387,21 +379,18 @@ class CUDADriver:
     def get_device_interface(self):
         if self._torch is not None:
             return self._torch.cuda
-        return _CUDADeviceInterface()
+        return _GPUDeviceInterface(self._api())
 
     def get_benchmarker(self):
         from tpx.testing import do_bench
         return do_bench
 
     def get_empty_cache_for_benchmark(self):
-        # 256 MB: larger than any GPU's L2 (an H200 has 60 MB), so writing
-        # it evicts everything a kernel left there.
-        size = 256 * 1024 * 1024
+        size = self._flush_bytes
         if self._torch is not None:
             return self._torch.empty(size // 4, dtype=self._torch.int,
                                      device="cuda")
-        from tpx.runtime import cuda
-        return cuda.DeviceBuffer(size)
+        return self._api().DeviceBuffer(size)
 
     def clear_cache(self, cache):
         cache.zero_()
@@ -410,11 +399,155 @@ class CUDADriver:
         if self._torch is not None:
             self._torch.cuda.synchronize()
         else:
-            from tpx.runtime import cuda
-            cuda.synchronize()
+            self._api().synchronize()
 
     def __repr__(self):
-        return "CUDADriver(device=%d)" % self.get_current_device()
+        return "%s(device=%d)" % (type(self).__name__,
+                                  self.get_current_device())
+
+
+# -- the CUDA driver --------------------------------------------------------
+
+class CUDADriver(_GPUDriver):
+    """Kernels for sm_XY targets, run through libcuda (see the module doc)."""
+    backend = "cuda"
+    # 256 MB: larger than any GPU's L2 (an H200 has 60 MB), so writing it
+    # evicts everything a kernel left there.
+    _flush_bytes = 256 * 1024 * 1024
+
+    def __init__(self):
+        from tpx.runtime import cuda
+        cuda.api()  # fail now, with the driver's reason, if unusable
+        torch = _torch()
+        self._setup(torch if torch is not None and torch.cuda.is_available()
+                    else None,
+                    int(os.environ.get("TPX_CUDA_DEVICE", "0") or 0))
+
+    @staticmethod
+    def _api():
+        from tpx.runtime import cuda
+        return cuda
+
+    @staticmethod
+    def _read_properties(index):
+        from tpx.runtime import cuda
+        a = cuda.device_attribute
+        return {
+            "max_shared_mem":
+                a(cuda.ATTR_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, index),
+            "max_num_regs": a(cuda.ATTR_MAX_REGISTERS_PER_BLOCK, index),
+            "multiprocessor_count": a(cuda.ATTR_MULTIPROCESSOR_COUNT, index),
+            "warpSize": a(cuda.ATTR_WARP_SIZE, index),
+            "sm_clock_rate": a(cuda.ATTR_CLOCK_RATE, index),
+            "mem_clock_rate": a(cuda.ATTR_MEMORY_CLOCK_RATE, index),
+            "mem_bus_width": a(cuda.ATTR_GLOBAL_MEMORY_BUS_WIDTH, index),
+        }
+
+    @staticmethod
+    def _usable():
+        return _cuda_usable()
+
+    @staticmethod
+    def _set_device(index, device):
+        """Without torch: the device's primary context made current."""
+        from tpx.runtime import cuda
+        count = cuda.device_count()
+        if not isinstance(index, int) or not 0 <= index < count:
+            raise ValueError("CUDA device %r requested but %d present" %
+                             (device, count))
+        cuda.set_current_context(cuda.primary_context(index))
+
+    @staticmethod
+    def _make_target(device):
+        from tpx.runtime import cuda
+        major, minor = cuda.compute_capability(device)
+        return GPUTarget("cuda", major * 10 + minor, 32)
+
+    def compile_target(self, device=None):
+        """The target string kernels compile for on `device` ("sm_90a")."""
+        if device is None:
+            device = self.get_current_device()
+        from tpx.runtime import cuda
+        return cuda_target_name(*cuda.compute_capability(device))
+
+
+# -- the HIP driver ---------------------------------------------------------
+
+def _rocm_torch():
+    """torch when it is a ROCm build that sees a GPU, else None."""
+    torch = _torch()
+    if torch is None or not getattr(getattr(torch, "version", None), "hip",
+                                    None):
+        return None
+    try:
+        return torch if torch.cuda.is_available() else None
+    except Exception:
+        return None
+
+
+class HIPDriver(_GPUDriver):
+    """Kernels for gfx* targets, run through libamdhip64 (see the module
+    doc)."""
+    backend = "hip"
+    # 512 MB: more than the L2 and the 256 MB Infinity Cache of an
+    # MI300X/MI355X, so writing it evicts what a kernel left there.
+    _flush_bytes = 512 * 1024 * 1024
+
+    def __init__(self):
+        from tpx.runtime import hip_api
+        hip_api.api()  # fail now, with the runtime's reason, if unusable
+        self._setup(_rocm_torch(), hip_api.current_device())
+
+    @staticmethod
+    def _api():
+        from tpx.runtime import hip_api
+        return hip_api
+
+    @staticmethod
+    def _read_properties(index):
+        from tpx.runtime import hip_api
+        a = hip_api.device_attribute
+        return {
+            # LDS per workgroup: 160 KiB on gfx950; AMD has no opt-in
+            # limit above it.
+            "max_shared_mem":
+                a(hip_api.ATTR_MAX_SHARED_MEMORY_PER_BLOCK, index),
+            "max_num_regs": a(hip_api.ATTR_MAX_REGISTERS_PER_BLOCK, index),
+            "multiprocessor_count":
+                a(hip_api.ATTR_MULTIPROCESSOR_COUNT, index),
+            "warpSize": a(hip_api.ATTR_WARP_SIZE, index),
+            "sm_clock_rate": a(hip_api.ATTR_CLOCK_RATE, index),
+            "mem_clock_rate": a(hip_api.ATTR_MEMORY_CLOCK_RATE, index),
+            "mem_bus_width": a(hip_api.ATTR_MEMORY_BUS_WIDTH, index),
+            "arch": hip_api.device_arch(index),
+        }
+
+    @staticmethod
+    def _usable():
+        return _hip_usable()
+
+    @staticmethod
+    def _set_device(index, device):
+        """Without torch: hipSetDevice (a ValueError naming the count for a
+        device that is not there)."""
+        from tpx.runtime import hip_api
+        hip_api.set_device(index)
+
+    @staticmethod
+    def _make_target(device):
+        from tpx.runtime import hip_api
+        arch = hip_api.processor(hip_api.device_arch(device))
+        return GPUTarget("hip", arch,
+                         hip_api.device_attribute(hip_api.ATTR_WARP_SIZE,
+                                                  device))
+
+    def compile_target(self, device=None):
+        """The target string kernels compile for on `device` ("gfx950":
+        the processor of its gcnArchName)."""
+        if device is None:
+            device = self.get_current_device()
+        from tpx.runtime import hip_api
+        return hip_api.processor(hip_api.device_arch(device))
 
 
 # -- selection --------------------------------------------------------------
@@ -444,6 +577,18 @@ def _cuda_usable():
     return _usable
 
 
+_hip_state = None
+
+
+def _hip_usable():
+    """(usable, reason) for the HIP driver, decided once."""
+    global _hip_state
+    if _hip_state is None:
+        from tpx.runtime import hip_api
+        _hip_state = hip_api.probe()
+    return _hip_state
+
+
 def _select():
     wanted = (os.environ.get("TPX_TARGET") or "").strip().lower()
     if wanted == "cpu":
@@ -455,20 +600,19 @@ def _select():
                            (wanted, why))
         return CUDADriver()
     if wanted in ("hip", "amd", "rocm"):
-        from tpx.runtime import hip
-        ok, why = hip.probe()
+        ok, why = _hip_usable()
         if not ok:
             raise TpxError("TPX_TARGET=%s but no AMD GPU is usable: %s" %
                            (wanted, why))
-        raise TpxError("TPX_TARGET=%s: the AMD GPU (%s) runs kernels "
-                       "compiled for it with tpx.compiler.compile_ttir(..., "
-                       "'gfx950'); @jit kernels do not launch on AMD GPUs "
-                       "yet" % (wanted, why))
+        return HIPDriver()
     if wanted:
         raise TpxError("TPX_TARGET must be 'cpu', 'cuda' or 'hip', got %r"
                        % wanted)
     ok, _ = _cuda_usable()
-    return CUDADriver() if ok else CPUDriver()
+    if ok:
+        return CUDADriver()
+    ok, _ = _hip_usable()
+    return HIPDriver() if ok else CPUDriver()
 
 
 class DriverConfig:

@@ -10,6 +10,9 @@ library's message, e.g.
     its path; tried libamdhip64.so: ...)
 
 The answer is decided on first use and does not change in the process.
+The HIP driver (@jit kernels on AMD GPUs, tpx/runtime/driver.py) opens the
+same runtime through ctypes itself (tpx/runtime/hip_api.py), with the same
+messages; HipError is one class for both.
 """
 
 import ctypes

@@ -347,8 +347,10 @@ class JITFunction(KernelInterface):
             if state is not None and state.generation == generation:
                 return state
             active = driver.active
-            backend = "cuda" if active.backend == "cuda" else "cpu"
-            if backend == "cuda":
+            # The HIP driver's kernels take device pointers as CUDA's do.
+            backend = active.backend if active.backend in ("cuda", "hip") \
+                else "cpu"
+            if backend != "cpu":
                 get_device = getattr(active, "device_getter",
                                      active.get_current_device)
                 stream = getattr(active, "stream_getter",
@@ -467,6 +469,12 @@ class JITFunction(KernelInterface):
             kernel = self._compile(specs, target, num_warps, num_stages,
                                    debug, pipeline_text, named)
             kernel.param_specs = specs
+            if state.backend == "hip":
+                # On the HIP driver the arguments are device memory (ROCm
+                # torch tensors), not the host buffers a gfx*
+                # CompiledKernel copies in and out by default.
+                from tpx.runtime.launch_hip import use_device_launcher
+                use_device_launcher(kernel)
             selection = self._selection(specs, values, kernel)
             launch = kernel.launcher.runner(selection)
             entry = self._entries.setdefault(normalized, (kernel, launch))

@@ -193,11 +193,7 @@ class CPULauncher:
         spans several (a tensor descriptor's base, shapes and strides).
         Pointer values are (address, bytes) pairs.
         """
-        if len(selection) != len(self.kinds):
-            raise LaunchError(
-                "kernel '%s' takes %d arguments but the runtime selected %d "
-                "(the front end's TTIR and the specialization disagree)" %
-                (self.name, len(self.kinds), len(selection)))
+        check_selection(self, selection)
         lines = ["def run(gx, gy, gz, values, stream=None, device=0):",
                  "    if not gx * gy * gz:",
                  "        return",
@@ -239,6 +235,16 @@ def _value_ref(source):
     if isinstance(source, tuple):
         return "values[%d][%d]" % source
     return "values[%d]" % source
+
+
+def check_selection(launcher, selection):
+    """A JIT selection must name one value per kernel argument (the GPU
+    launchers' runners check it too)."""
+    if len(selection) != len(launcher.kinds):
+        raise LaunchError(
+            "kernel '%s' takes %d arguments but the runtime selected %d "
+            "(the front end's TTIR and the specialization disagree)" %
+            (launcher.name, len(launcher.kinds), len(selection)))
 
 
 def _picker(selection):

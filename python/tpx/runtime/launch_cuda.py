@@ -42,175 +42,76 @@ the context before their first launch, as the C++ runtime does.
 import ctypes
 import json
 import os
-import struct
-import threading
 import weakref
 
 from tpx import _capi
 from tpx.errors import LaunchError, OutOfResources
-from tpx.runtime import arguments, cuda
+from tpx.runtime import cuda, launch_gpu
 
 __all__ = ["CUDALauncher", "device_pointer"]
 
 _DEFAULT_SHARED_LIMIT = 48 * 1024
 
-
-def _current_device():
-    from tpx.runtime.driver import driver
-    active = driver.active
-    if active.backend == "cuda":
-        return active.get_current_device()
-    return 0
+# The helpers the launchers share, under the names tests import.
+_f16_bits = launch_gpu.f16_bits
+_bf16_bits = launch_gpu.bf16_bits
+_checked_int = launch_gpu.checked_int
 
 
-def _current_stream(device):
-    from tpx.runtime.driver import driver
-    active = driver.active
-    if active.backend == "cuda":
-        return active.get_current_stream(device)
-    return 0
+def _check_pointer(pointer, where, device):
+    """A __cuda_array_interface__ pointer must be device memory of
+    `device` (the driver knows every allocation it made)."""
+    kind, ordinal = cuda.pointer_info(pointer)
+    if kind == cuda.MEMORYTYPE_HOST or kind is None:
+        raise LaunchError("%s: %#x is not device memory" % (where, pointer))
+    if ordinal is not None and ordinal != device and \
+            kind == cuda.MEMORYTYPE_DEVICE:
+        raise LaunchError(
+            "%s is memory of cuda:%d, but the kernel runs on cuda:%d"
+            % (where, ordinal, device))
 
 
 def device_pointer(obj, where, device):
     """The device address of a pointer argument on CUDA device `device`;
     LaunchError naming the argument for anything else."""
-    if obj is None:
-        raise LaunchError("%s is a pointer but None was given" % where)
-    if arguments.is_torch_tensor(obj):
-        index = obj.get_device()
-        if index < 0:
-            raise LaunchError(
-                "%s is a torch tensor on %s, but the kernel runs on cuda:%d "
-                "(move it with .cuda())" % (where, obj.device, device))
-        if index != device:
-            raise LaunchError(
-                "%s is a torch tensor on cuda:%d, but the kernel runs on "
-                "cuda:%d (the current device; use torch.cuda.device(%d) or "
-                "move the tensor)" % (where, index, device, index))
-        return obj.data_ptr()
-    interface = getattr(obj, "__cuda_array_interface__", None)
-    if isinstance(interface, dict):
-        try:
-            pointer, _, _ = arguments.interface_buffer(interface)
-        except (TypeError, ValueError, KeyError) as e:
-            raise LaunchError("%s: %s" % (where, e)) from None
-        if pointer:
-            kind, ordinal = cuda.pointer_info(pointer)
-            if kind == cuda.MEMORYTYPE_HOST or kind is None:
-                raise LaunchError("%s: %#x is not device memory" %
-                                  (where, pointer))
-            if ordinal is not None and ordinal != device and \
-                    kind == cuda.MEMORYTYPE_DEVICE:
-                raise LaunchError(
-                    "%s is memory of cuda:%d, but the kernel runs on cuda:%d"
-                    % (where, ordinal, device))
-        return pointer
-    if hasattr(obj, "__array_interface__"):
-        raise LaunchError(
-            "%s is host memory (%s), but the kernel runs on cuda:%d: pass a "
-            "CUDA tensor" % (where, arguments.describe(obj), device))
-    pointer = getattr(obj, "tpx_device_pointer", None)
-    if pointer is not None:
-        return pointer
-    data_ptr = getattr(obj, "data_ptr", None)
-    if callable(data_ptr) and hasattr(obj, "dtype"):
-        # Triton's TensorWrapper and similar wrappers.
-        return data_ptr()
-    raise LaunchError("%s is a pointer, but %s is not device memory (pass a "
-                      "CUDA torch tensor or an object with "
-                      "__cuda_array_interface__)" %
-                      (where, arguments.describe(obj)))
+    return launch_gpu.device_pointer(obj, where, device, _check_pointer)
 
 
-def _f16_bits(value):
-    return struct.unpack("<H", struct.pack("<e", value))[0]
-
-
-def _bf16_bits(value):
-    bits = struct.unpack("<I", struct.pack("<f", value))[0]
-    if (bits & 0x7F800000) == 0x7F800000 and bits & 0x7FFFFF:
-        return (bits >> 16) | 0x40  # quiet NaN
-    rounding = 0x7FFF + ((bits >> 16) & 1)  # to nearest, ties to even
-    return ((bits + rounding) >> 16) & 0xFFFF
-
-
-# Scalar parameter types: (ctypes view type, converter or None, int width).
-_SCALARS = {
-    "i1": (ctypes.c_uint8, bool, 1),
-    "i8": (ctypes.c_int8, None, 8),
-    "i16": (ctypes.c_int16, None, 16),
-    "i32": (ctypes.c_int32, None, 32),
-    "i64": (ctypes.c_int64, None, 64),
-    "f16": (ctypes.c_uint16, _f16_bits, 0),
-    "bf16": (ctypes.c_uint16, _bf16_bits, 0),
-    "f32": (ctypes.c_float, None, 0),
-    "f64": (ctypes.c_double, None, 0),
-}
-
-
-class CUDALauncher:
+class CUDALauncher(launch_gpu.GPULauncher):
     """Launches one sm_* artifact (see the module doc)."""
+    backend = "cuda"
+    launch_call = "cuLaunchKernel"
+    grid_limits = ("CUDA allows up to 2^31 - 1 programs along x and 65535 "
+                   "along y and z")
 
     def __init__(self, kernel):
-        self.kernel = kernel
-        md = kernel.metadata
-        self.name = kernel.name
-        self.entry = str(md.entry_point).encode()
-        self.block = max(1, int(md.block_threads or 1))
-        self.shared = int(md.shared_memory or 0)
-        if not kernel.binary:
-            raise LaunchError("kernel '%s' has no binary to load" % self.name)
-        self._image = ctypes.create_string_buffer(kernel.binary,
-                                                  len(kernel.binary))
-        self._uses_malloc = b"malloc" in kernel.binary
         self.api = cuda.api()
-        self._cu_launch = self.api.function("cuLaunchKernel")
         self._cu_ctx = self.api.function("cuCtxGetCurrent")
-        self.kinds = []      # "pointer" / "int" / "float" per argument
-        self.types = []
-        self._views = []     # view type, converter per argument
-        for index, arg in enumerate(kernel.signature):
-            kind = arg.get("kind")
-            type_name = arg.get("type", "?")
-            if kind == "pointer":
-                self.kinds.append("pointer")
-                self._views.append((ctypes.c_uint64, None))
-            elif kind == "scalar" and type_name in _SCALARS:
-                view, convert, width = _SCALARS[type_name]
-                self.kinds.append("int" if type_name.startswith("i")
-                                  else "float")
-                self._views.append((view, convert))
-            else:
-                raise LaunchError(
-                    "argument %d '%s' of kernel '%s' is %s %s, which the CUDA "
-                    "launcher cannot pass" %
-                    (index, arg.get("name"), self.name, kind, type_name))
-            self.types.append(type_name)
-        self.wheres = [
-            "argument %d '%s' of kernel '%s'" % (i, a.get("name"), self.name)
-            for i, a in enumerate(kernel.signature)]
+        self._uses_malloc = b"malloc" in kernel.binary
         self._functions = {}          # context -> CUfunction (c_void_p)
-        self._by_device = {}          # device -> CUfunction in its primary
-        #                               context
-        self._load_lock = threading.Lock()
-        self._lock = threading.Lock()
         self._ctx = ctypes.c_void_p()
         self._ctx_ref = ctypes.byref(self._ctx)
         self._maps = _TensorMaps(kernel)
-        (self._slots, self._params, self._slot_views,
-         self._stream) = self._new_arrays()
+        # A launch in another context than the function's is redone
+        # through the current context.
+        self.retry = _RETRY
+        # _by_device (of the base): device -> CUfunction in its primary
+        # context, the one the fast path launches.
+        super().__init__(kernel, self.api.function("cuLaunchKernel"),
+                         int(kernel.metadata.shared_memory or 0))
 
-    def _new_arrays(self):
-        n = len(self.kinds)
-        slots = (ctypes.c_uint64 * max(1, n))()
-        base = ctypes.addressof(slots)
-        storage, maps = self._maps.new_storage()
-        params = (ctypes.c_void_p * max(1, n + len(maps)))(
-            *([base + 8 * j for j in range(n)] + maps))
-        params._tpx_maps = storage  # the parameters keep the maps alive
-        views = [view.from_buffer(slots, 8 * j)
-                 for j, (view, _) in enumerate(self._views)]
-        return slots, params, views, ctypes.c_void_p()
+    def _extra_storage(self):
+        return self._maps.new_storage()
+
+    def _pack_extra(self, values, params, reuse):
+        if self._maps.count:
+            # Only the launcher's own parameter storage lives on between
+            # launches (a concurrent launch packs into fresh arrays).
+            self._maps.encode(values, params[len(self.kinds)], reuse=reuse)
+
+    def _general_path_only(self):
+        # Tensor maps are encoded per launch from the argument values.
+        return bool(self._maps.count)
 
     # -- loading ------------------------------------------------------------
 
@@ -226,7 +127,7 @@ class CUDALauncher:
         with self._load_lock:
             ctx = cuda.current_context()
             if not ctx:
-                ctx = cuda.ensure_context(_current_device())
+                ctx = cuda.ensure_context(self.current_device())
             f = self._functions.get(ctx)
             if f is not None:
                 return f
@@ -295,67 +196,13 @@ class CUDALauncher:
             # heap it has then stays, which is all we can do.
             api.cuCtxSetLimit(cuda.LIMIT_MALLOC_HEAP_SIZE, heap)
 
-    # -- generic path (CompiledKernel.run) ---------------------------------
+    # -- launching ------------------------------------------------------------
 
-    def convert(self, args, device):
-        """Python objects -> launch values, checked against the ABI."""
-        return arguments.convert_all(
-            self, args, lambda obj, where: device_pointer(obj, where, device),
-            _checked_int)
-
-    def launch(self, gx, gy, gz, args, stream=None):
-        device = _current_device()
-        values = self.convert(args, device)
-        if stream is None:
-            stream = _current_stream(device)
-        self.launch_values(gx, gy, gz, values, stream)
-
-    def launch_values(self, gx, gy, gz, values, stream=0, device=None):
-        """Launches with converted values (one per kernel argument), in the
-        thread's current context."""
-        if not gx * gy * gz:
-            return
-        if self._lock.acquire(False):
-            try:
-                result = self._pack_and_launch(
-                    self._slot_views, self._params, self._stream,
-                    values, gx, gy, gz, stream)
-            finally:
-                self._lock.release()
-        else:
-            _, params, views, stream_slot = self._new_arrays()
-            result = self._pack_and_launch(views, params, stream_slot,
-                                           values, gx, gy, gz, stream)
-        if result:
-            self._fail(result, gx, gy, gz)
-
-    def _pack_and_launch(self, views, params, stream_slot, values, gx, gy,
-                         gz, stream):
-        for view, (_, convert), value in zip(views, self._views, values):
-            view.value = convert(value) if convert else value
-        if self._maps.count:
-            # Only the launcher's own parameter storage lives on between
-            # launches (a concurrent launch packs into fresh arrays).
-            self._maps.encode(values, params[len(self.kinds)],
-                              reuse=params is self._params)
-        stream_slot.value = stream or None
-        function = self._function()
-        return self._call(function, gx, gy, gz, stream_slot, params)
-
-    def _call(self, function, gx, gy, gz, stream_slot, params):
-        try:
-            return self._cu_launch(function, gx, gy, gz, self.block, 1, 1,
-                                   self.shared, stream_slot, params, None)
-        except ctypes.ArgumentError:
-            raise LaunchError(
-                "kernel '%s': grid (%d, %d, %d) is out of range (CUDA allows "
-                "up to 2^31 - 1 programs along x and 65535 along y and z)" %
-                (self.name, gx, gy, gz)) from None
+    def _pointer(self, obj, where, device):
+        return device_pointer(obj, where, device)
 
     def _fail(self, result, gx, gy, gz):
-        call = ("cuLaunchKernel('%s', grid (%d, %d, %d), block (%d, 1, 1), "
-                "%d bytes of shared memory)" %
-                (self.entry.decode(), gx, gy, gz, self.block, self.shared))
+        error = None
         if result == cuda.ERROR_LAUNCH_OUT_OF_RESOURCES:
             props_limit = None
             try:
@@ -365,75 +212,7 @@ class CUDALauncher:
                 pass
             error = OutOfResources(self.kernel.n_regs * self.block,
                                    props_limit, "registers")
-            error.args = (str(error) + " (" + self.api.message(result, call)
-                          + ")",)
-            raise error
-        self.api.check(result, call, LaunchError)
-
-    # -- the JIT's fast path -----------------------------------------------
-
-    def runner(self, selection):
-        """A function run(gx, gy, gz, values, stream, device) for the JIT.
-
-        `selection[j]` says where kernel argument j comes from in `values`:
-        an index, or (index, sub-index) for one part of an argument that
-        spans several (a tensor descriptor's base, shapes and strides).
-        Pointer values are device addresses (ints), already checked.
-        """
-        if len(selection) != len(self.kinds):
-            raise LaunchError(
-                "kernel '%s' takes %d arguments but the runtime selected %d "
-                "(the front end's TTIR and the specialization disagree)" %
-                (self.name, len(self.kinds), len(selection)))
-        if self._maps.count:
-            pick, slow = _picker(selection), self.launch_values
-
-            def run(gx, gy, gz, values, stream, device):
-                slow(gx, gy, gz, pick(values), stream)
-            return run
-        namespace = {
-            "acquire": self._lock.acquire, "release": self._lock.release,
-            "slow": self.launch_values, "pick": _picker(selection),
-            "by_device": self._by_device, "cu_launch": self._cu_launch,
-            "block": self.block, "shared": self.shared,
-            "stream_slot": self._stream, "params": self._params,
-            "fail": self._fail, "ArgumentError": ctypes.ArgumentError,
-            "call": self._call, "retry": _RETRY,
-        }
-        lines = ["def run(gx, gy, gz, values, stream, device):",
-                 "    if not gx * gy * gz:",
-                 "        return",
-                 "    f = by_device.get(device)",
-                 "    if f is None or not acquire(False):",
-                 "        return slow(gx, gy, gz, pick(values), stream)",
-                 "    try:"]
-        for j, source in enumerate(selection):
-            ref = ("values[%d][%d]" % source if isinstance(source, tuple)
-                   else "values[%d]" % source)
-            convert = self._views[j][1]
-            namespace["s%d" % j] = self._slot_views[j]
-            if convert is not None:
-                namespace["c%d" % j] = convert
-                lines.append("        s%d.value = c%d(%s)" % (j, j, ref))
-            else:
-                lines.append("        s%d.value = %s" % (j, ref))
-        lines += [
-            "        stream_slot.value = stream",
-            "        try:",
-            "            r = cu_launch(f, gx, gy, gz, block, 1, 1, shared,",
-            "                          stream_slot, params, None)",
-            "        except ArgumentError:",
-            "            r = call(f, gx, gy, gz, stream_slot, params)",
-            "    finally:",
-            "        release()",
-            "    if r:",
-            "        if r in retry:",
-            "            return slow(gx, gy, gz, pick(values), stream)",
-            "        fail(r, gx, gy, gz)",
-        ]
-        exec(compile("\n".join(lines), "<tpx cuda launcher %s>" % self.name,
-                     "exec"), namespace)
-        return namespace["run"]
+        self._raise_failure(result, self.launch_text(gx, gy, gz), error)
 
 
 class _TensorMaps:
@@ -488,23 +267,3 @@ class _TensorMaps:
 # through the current context.
 _RETRY = frozenset((cuda.ERROR_INVALID_HANDLE, cuda.ERROR_INVALID_CONTEXT,
                     cuda.ERROR_CONTEXT_IS_DESTROYED))
-
-
-def _picker(selection):
-    def pick(values):
-        return [values[s[0]][s[1]] if isinstance(s, tuple) else values[s]
-                for s in selection]
-    return pick
-
-
-def _checked_int(obj, where, type_name):
-    value = arguments.int_value(obj, where, type_name)
-    width = int(type_name[1:])
-    # Signed or unsigned values of the width, as the C API accepts.
-    if not -(1 << (width - 1)) <= value < (1 << width) and width > 1 or (
-            width == 1 and value not in (0, 1)):
-        raise LaunchError("%s is %s but %d does not fit" %
-                          (where, type_name, value))
-    return value
-
-

@@ -197,8 +197,11 @@ def make_generic(backend, where_of):
     alignment), 2 skips both (do_not_specialize). `where_of(index)` names
     the parameter in messages.
     """
-    if backend == "cuda":
-        from tpx.runtime.launch_cuda import device_pointer
+    if backend in ("cuda", "hip"):
+        if backend == "cuda":
+            from tpx.runtime.launch_cuda import device_pointer
+        else:
+            from tpx.runtime.launch_hip import device_pointer
 
         def pointer_of(obj, where, device):
             return device_pointer(obj, where, device)
@@ -413,7 +416,7 @@ def make_binder(fn, backend, get_device):
                                      else "None"),
             ]
             first = "elif"
-        if backend == "cuda":
+        if backend in ("cuda", "hip"):
             lines += [
                 "    if _tpx_t is _tpx_Tensor:",
                 "        %s = %s.data_ptr()" % (pv, v),
