@@ -2,7 +2,8 @@
 //
 // The code generator trusts these maps for every index it computes, so the
 // tests pin them to facts from outside tpx: every element is held by some
-// thread, and the MMA fragments are the PTX ISA's m16n8k16 fragments.
+// thread, and the MMA fragments are the PTX ISA's m16n8k16 fragments
+// (the MFMA ones the CDNA3/CDNA4 ISA's, i8 forms included).
 //
 //===----------------------------------------------------------------------===//
 #include "tpx/Dialect/TPXGPU/IR/TPXGPULinearLayout.h"
@@ -282,6 +283,93 @@ TEST_F(LinearLayoutTest, MfmaOperandsAreTheCdna4Layout) {
     for (unsigned j = 0; j < 8; ++j)
       EXPECT_EQ(a16.apply(j, lane, 0),
                 Coordinate({lane % 16, 8 * (lane / 16) + j}));
+}
+
+// CDNA4 ISA, v_mfma_i32_32x32x32_i8 and v_mfma_i32_16x16x64_i8 (gfx950's
+// double-rate integer forms; llvm.amdgcn.mfma.i32.32x32x32.i8 takes A and
+// B as <4 x i32>): each lane's 128-bit operand holds 16 consecutive K
+// bytes. A (32x32) lane l holds row l % 32 and K 16 * (l / 32) + j in byte
+// j (j < 16); B (32x32) column l % 32, the same K. In the 16x16x64 form
+// row/column l % 16 and K 16 * (l / 16) + j. The i32 accumulator is laid
+// out as the f32 one: a 32x32 block's register i row
+// 8 * (i / 4) + 4 * (l / 32) + i % 4, column l % 32; a 16x16 block's row
+// 4 * (l / 16) + i, column l % 16.
+TEST_F(LinearLayoutTest, MfmaInt8IsTheCdna4Layout) {
+  std::string big = "#tpxgpu.amd_mfma<{version = 4, warpsPerCTA = [2, 2], "
+                    "instrShape = [32, 32, 32]}>";
+  LinearLayout acc = layout(big, {64, 64});
+  ASSERT_EQ(acc.getNumRegisters(), 16u);
+  for (unsigned lane = 0; lane < 64; ++lane)
+    for (unsigned i = 0; i < 16; ++i)
+      EXPECT_EQ(acc.apply(i, lane, 0),
+                Coordinate({8 * (i / 4) + 4 * (lane / 32) + i % 4, lane % 32}))
+          << "lane " << lane << " register " << i;
+  EXPECT_EQ(acc.apply(0, 0, 1), Coordinate({0, 32}));
+  EXPECT_EQ(acc.apply(0, 0, 2), Coordinate({32, 0}));
+  for (auto &[element, count] : countHolders(acc))
+    EXPECT_EQ(count, 1);
+
+  LinearLayout a =
+      layout("#tpxgpu.dot_op<{opIdx = 0, parent = " + big + ", kWidth = 16}>",
+             {64, 128});
+  LinearLayout b =
+      layout("#tpxgpu.dot_op<{opIdx = 1, parent = " + big + ", kWidth = 16}>",
+             {128, 64});
+  // Per 32x32 block and 32-deep K step: 16 registers (one per byte).
+  ASSERT_EQ(a.getNumRegisters(), 16u * (128 / 32));
+  for (unsigned lane = 0; lane < 64; ++lane)
+    for (unsigned j = 0; j < 16; ++j) {
+      int64_t k = 16 * (lane / 32) + j;
+      EXPECT_EQ(a.apply(j, lane, 0), Coordinate({lane % 32, k}))
+          << "lane " << lane << " byte " << j;
+      EXPECT_EQ(b.apply(j, lane, 0), Coordinate({k, lane % 32}))
+          << "lane " << lane << " byte " << j;
+      // The next K step (32 deep) is the next 16 registers.
+      EXPECT_EQ(a.apply(16 + j, lane, 0), Coordinate({lane % 32, 32 + k}));
+      EXPECT_EQ(b.apply(16 + j, lane, 0), Coordinate({32 + k, lane % 32}));
+    }
+  // A is shared by the waves along N (wave 1), B by those along M (wave 2).
+  EXPECT_EQ(a.apply(0, 0, 1), a.apply(0, 0, 0));
+  EXPECT_EQ(a.apply(0, 0, 2), Coordinate({32, 0}));
+  EXPECT_EQ(b.apply(0, 0, 1), Coordinate({0, 32}));
+  EXPECT_EQ(b.apply(0, 0, 2), b.apply(0, 0, 0));
+  // Every element of A is held by the two waves along N, each once.
+  for (auto &[element, count] : countHolders(a))
+    EXPECT_EQ(count, 2);
+
+  std::string small = "#tpxgpu.amd_mfma<{version = 4, warpsPerCTA = [1, 1], "
+                      "instrShape = [16, 16, 64]}>";
+  LinearLayout acc16 = layout(small, {16, 16});
+  ASSERT_EQ(acc16.getNumRegisters(), 4u);
+  LinearLayout a16 =
+      layout("#tpxgpu.dot_op<{opIdx = 0, parent = " + small + ", kWidth = 16}>",
+             {16, 64});
+  LinearLayout b16 =
+      layout("#tpxgpu.dot_op<{opIdx = 1, parent = " + small + ", kWidth = 16}>",
+             {64, 16});
+  ASSERT_EQ(a16.getNumRegisters(), 16u);
+  for (unsigned lane = 0; lane < 64; ++lane) {
+    for (unsigned i = 0; i < 4; ++i)
+      EXPECT_EQ(acc16.apply(i, lane, 0),
+                Coordinate({4 * (lane / 16) + i, lane % 16}));
+    for (unsigned j = 0; j < 16; ++j) {
+      int64_t k = 16 * (lane / 16) + j;
+      EXPECT_EQ(a16.apply(j, lane, 0), Coordinate({lane % 16, k}));
+      EXPECT_EQ(b16.apply(j, lane, 0), Coordinate({k, lane % 16}));
+    }
+  }
+  for (auto &[element, count] : countHolders(a16))
+    EXPECT_EQ(count, 1);
+
+  // kWidth and the block's K must agree: 8 bytes a lane is the 32x32x16
+  // form, not the i8 32x32x32 one.
+  std::string why;
+  Attribute mismatched = parseAttribute(
+      "#tpxgpu.dot_op<{opIdx = 0, parent = " + big + ", kWidth = 8}>",
+      &context);
+  ASSERT_TRUE(mismatched);
+  EXPECT_FALSE(toLinearLayout(mismatched, {64, 64}, &why).has_value());
+  EXPECT_NE(why.find("kWidth 8 for 32x32x32"), std::string::npos) << why;
 }
 
 TEST_F(LinearLayoutTest, UnsupportedLayoutsSayWhy) {

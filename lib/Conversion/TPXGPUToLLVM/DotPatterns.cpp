@@ -28,10 +28,12 @@
 // (tf32 and friends for f32 inputs) and means nothing for 16-bit inputs;
 // both paths compute at the full precision of the accumulator type (f16
 // and bf16 products are exact in f32), which is at least as accurate, so it
-// is ignored. maxNumImpreciseAcc bounds how many fp8 products an MMA may sum
-// at reduced precision; mma.sync accumulates every product at the
-// accumulator's precision and fp8 operands are rejected, so it is ignored
-// as well.
+// is ignored. (On gfx950 f32 dots, tf32 or ieee, are FMA dots: CDNA4 has
+// no xf32 MFMA, CDNA3's v_mfma_f32_{32x32x4,16x16x8}_xf32 being gone; LLVM
+// cannot select them for gfx950.) maxNumImpreciseAcc bounds how many fp8
+// products an MMA may sum at reduced precision; mma.sync accumulates every
+// product at the accumulator's precision and fp8 operands are rejected, so it
+// is ignored as well.
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringUtils.h"
@@ -418,12 +420,17 @@ lowerMmaDot(tt::DotOp op, NvidiaMmaEncodingAttr mma, Value loweredA,
 // MFMA: AMD CDNA4 matrix cores
 //===----------------------------------------------------------------------===//
 
-/// The operand types of an MFMA: both f16, both bf16, or 8-bit floats
-/// (e4m3 "fp8", e5m2 "bf8" in the ISA's names) in any pairing.
+/// The operand types of an MFMA: both f16, both bf16, 8-bit floats (e4m3
+/// "fp8", e5m2 "bf8" in the ISA's names) in any pairing, or both i8 (into
+/// an i32 accumulator).
 struct MfmaKind {
-  enum Input { F16, BF16, FP8, BF8 };
+  enum Input { F16, BF16, FP8, BF8, I8 };
   Input a, b;
-  bool isEightBit() const { return a >= FP8; }
+  bool isFloat8() const { return a == FP8 || a == BF8; }
+  bool isInt8() const { return a == I8; }
+  /// K elements of A and B one lane holds: the operand's 128 bits (16 i8
+  /// or 8 16-bit floats), or the 8-bit float forms' 64.
+  unsigned getKWidth() const { return isInt8() ? 16 : 8; }
 };
 
 static std::optional<MfmaKind::Input> getMfmaInput(Type type) {
@@ -435,11 +442,23 @@ static std::optional<MfmaKind::Input> getMfmaInput(Type type) {
     return MfmaKind::FP8;
   if (isa<Float8E5M2Type>(type))
     return MfmaKind::BF8;
+  if (type.isInteger(8))
+    return MfmaKind::I8;
   return std::nullopt;
 }
 
-/// The MFMA of `kind` on `block`x`block` tiles (K 16 or 32, 8 elements
-/// of A and B per lane).
+/// Whether A and B of these types make an MFMA: the same 16-bit float,
+/// two 8-bit floats, or two i8.
+static bool isMfmaPair(MfmaKind::Input a, MfmaKind::Input b) {
+  auto isFloat8 = [](MfmaKind::Input x) {
+    return x == MfmaKind::FP8 || x == MfmaKind::BF8;
+  };
+  return isFloat8(a) ? isFloat8(b) : a == b;
+}
+
+/// The MFMA of `kind` on `block`x`block` tiles: K 16 (32x32) or 32 (16x16)
+/// for the float forms, 32 or 64 for the i8 ones (CDNA4's
+/// v_mfma_i32_32x32x32_i8 and v_mfma_i32_16x16x64_i8).
 static Value createMfma(OpBuilder &b, Location loc, unsigned block,
                         MfmaKind kind, Type type, ValueRange args) {
   using K = MfmaKind;
@@ -448,6 +467,8 @@ static Value createMfma(OpBuilder &b, Location loc, unsigned block,
     return Op::create(b, loc, type, args).getResult();
   };
   if (block == 32) {
+    if (kind.a == K::I8)
+      return make(ROCDL::mfma_i32_32x32x32_i8());
     if (kind.a == K::F16)
       return make(ROCDL::mfma_f32_32x32x16_f16());
     if (kind.a == K::BF16)
@@ -458,6 +479,8 @@ static Value createMfma(OpBuilder &b, Location loc, unsigned block,
     return kind.b == K::FP8 ? make(ROCDL::mfma_f32_32x32x16_bf8_fp8())
                             : make(ROCDL::mfma_f32_32x32x16_bf8_bf8());
   }
+  if (kind.a == K::I8)
+    return make(ROCDL::mfma_i32_16x16x64_i8());
   if (kind.a == K::F16)
     return make(ROCDL::mfma_f32_16x16x32_f16());
   if (kind.a == K::BF16)
@@ -469,9 +492,12 @@ static Value createMfma(OpBuilder &b, Location loc, unsigned block,
                           : make(ROCDL::mfma_f32_16x16x32_bf8_bf8());
 }
 
-/// One v_mfma_f32_{32x32x16,16x16x32}_*: `a` and `b` 8 elements each (the
-/// 8-bit forms take them packed in an i64), `acc` 16 or 4 f32; returns the
-/// new accumulator registers.
+/// One MFMA: `a` and `b` kind.getKWidth() elements each, `acc` 16 or 4
+/// accumulator values (f32, or i32 for i8); returns the new accumulator
+/// registers. The intrinsics take A and B as <8 x half> / <8 x bfloat>,
+/// an i64 of 8 bytes (the 8-bit float forms), or <4 x i32> of 16 bytes
+/// (llvm.amdgcn.mfma.i32.{32x32x32,16x16x64}.i8, IntrinsicsAMDGPU.td):
+/// byte j of the vector is element j, as in the ISA's packing of K.
 static SmallVector<Value> emitMfma(OpBuilder &b, Location loc, unsigned block,
                                    MfmaKind kind, ArrayRef<Value> aRegs,
                                    ArrayRef<Value> bRegs, ArrayRef<Value> acc) {
@@ -485,9 +511,13 @@ static SmallVector<Value> emitMfma(OpBuilder &b, Location loc, unsigned block,
     return result;
   };
   Value a = vector(aRegs), bv = vector(bRegs), c = vector(acc);
-  if (kind.isEightBit()) {
+  if (kind.isFloat8()) {
     a = LLVM::BitcastOp::create(b, loc, b.getI64Type(), a);
     bv = LLVM::BitcastOp::create(b, loc, b.getI64Type(), bv);
+  } else if (kind.isInt8()) {
+    auto words = VectorType::get({4}, b.getI32Type());
+    a = LLVM::BitcastOp::create(b, loc, words, a);
+    bv = LLVM::BitcastOp::create(b, loc, words, bv);
   }
   // cbsz, abid, blgp: no broadcast between blocks or lanes.
   Value zero = i32Constant(b, loc, 0);
@@ -504,10 +534,12 @@ static SmallVector<Value> emitMfma(OpBuilder &b, Location loc, unsigned block,
 /// mfmaOperandToLinear) give every wave whole MFMA blocks in the
 /// instruction's register order: accumulator register i of a block at
 /// register coordinate (m0 + row(i), n0), row(i) = i % 4 + 8 * (i / 4) for
-/// 32x32 blocks and i for 16x16 ones; A's 8 registers of a K step at
-/// (m0, k0 + j), B's at (k0 + j, n0); the lanes add the same thread part to
-/// all three as the instruction expects. So the dot is one MFMA per (block,
-/// K step) of the wave, without moving data between lanes.
+/// 32x32 blocks and i for 16x16 ones (the i32 accumulator of the i8 forms
+/// is laid out as the f32 one); A's kWidth registers of a K step at
+/// (m0, k0 + j), B's at (k0 + j, n0), kWidth 8 (16-bit and 8-bit floats)
+/// or 16 (i8); the lanes add the same thread part to all three as the
+/// instruction expects. So the dot is one MFMA per (block, K step) of the
+/// wave, without moving data between lanes.
 static FailureOr<SmallVector<Value>>
 lowerMfmaDot(tt::DotOp op, AmdMfmaEncodingAttr mfma, Value loweredA,
              Value loweredB, Value loweredC, const LinearLayout &aLayout,
@@ -515,36 +547,39 @@ lowerMfmaDot(tt::DotOp op, AmdMfmaEncodingAttr mfma, Value loweredA,
              ConversionPatternRewriter &rewriter) {
   RankedTensorType aType = op.getA().getType(), bType = op.getB().getType(),
                    cType = op.getC().getType();
+  Type aElem = aType.getElementType(), bElem = bType.getElementType(),
+       cElem = cType.getElementType();
+  std::optional<MfmaKind::Input> aInput = getMfmaInput(aElem),
+                                 bInput = getMfmaInput(bElem);
+  bool paired = aInput && bInput && isMfmaPair(*aInput, *bInput);
+  bool int8 = paired && *aInput == MfmaKind::I8;
+  if (!paired || !(int8 ? cElem.isInteger(32) : cElem.isF32()))
+    return dotError(op) << "MFMA operands must both be f16, both bf16 or "
+                           "both 8-bit floats, with an f32 accumulator, or "
+                           "both i8 with an i32 accumulator, got "
+                        << aElem << " x " << bElem << " -> " << cElem;
+  MfmaKind kind{*aInput, *bInput};
+  unsigned kWidth = kind.getKWidth();
   unsigned block = mfma.getInstrShape()[0];
   int64_t instrK = mfma.getInstrShape()[2];
   if (mfma.getVersion() != 4 || mfma.getIsTransposed() ||
-      instrK != int64_t(tpxgpu::kMfmaOperandKWidth) * (64 / block))
-    return dotError(op) << "only CDNA4 (version 4), not transposed, "
-                           "32x32x16 / 16x16x32 MFMA layouts are supported, "
-                           "got "
-                        << mfma;
+      instrK != int64_t(kWidth) * (64 / block))
+    return dotError(op) << "only CDNA4 (version 4), not transposed MFMA "
+                           "layouts of "
+                        << (int8 ? "32x32x32 / 16x16x64 (i8)"
+                                 : "32x32x16 / 16x16x32")
+                        << " blocks are supported for " << aElem << " x "
+                        << bElem << ", got " << mfma;
   auto operandIs = [&](RankedTensorType type, unsigned opIdx) {
     auto operand = dyn_cast<DotOperandEncodingAttr>(type.getEncoding());
     return operand && operand.getOpIdx() == opIdx &&
-           operand.getParent() == mfma &&
-           operand.getKWidth() == tpxgpu::kMfmaOperandKWidth;
+           operand.getParent() == mfma && operand.getKWidth() == kWidth;
   };
   if (!operandIs(aType, 0) || !operandIs(bType, 1))
     return dotError(op) << "with the MFMA accumulator layout " << mfma
                         << ", A and B must be in #tpxgpu.dot_op layouts "
-                           "(opIdx 0 and 1, kWidth 8) of it";
-  Type aElem = aType.getElementType(), bElem = bType.getElementType();
-  std::optional<MfmaKind::Input> aInput = getMfmaInput(aElem),
-                                 bInput = getMfmaInput(bElem);
-  bool paired = aInput && bInput &&
-                (*aInput >= MfmaKind::FP8 ? *bInput >= MfmaKind::FP8
-                                          : *aInput == *bInput);
-  if (!paired || !cType.getElementType().isF32())
-    return dotError(op) << "MFMA operands must both be f16, both bf16 or "
-                           "both 8-bit floats, with an f32 accumulator, got "
-                        << aElem << " x " << bElem << " -> "
-                        << cType.getElementType();
-  MfmaKind kind{*aInput, *bInput};
+                           "(opIdx 0 and 1, kWidth "
+                        << kWidth << ") of it";
   int64_t k = aType.getShape()[1];
   unsigned accRegs = block * block / 64;
   auto rowOf = [&](unsigned i) -> int64_t {
@@ -575,7 +610,7 @@ lowerMfmaDot(tt::DotOp op, AmdMfmaEncodingAttr mfma, Value loweredA,
     }
     for (int64_t k0 = 0; k0 < k; k0 += instrK) {
       SmallVector<Value> aRegs, bRegs;
-      for (unsigned j = 0; j < tpxgpu::kMfmaOperandKWidth; ++j) {
+      for (unsigned j = 0; j < kWidth; ++j) {
         std::optional<unsigned> ra = lookupRegister(aIndex, {m0, k0 + j});
         std::optional<unsigned> rb = lookupRegister(bIndex, {k0 + j, n0});
         if (!ra || !rb)

@@ -114,25 +114,39 @@ NvidiaMmaEncodingAttr tpxgpu::chooseNvidiaMmaLayout(MLIRContext *context,
                                     {unsigned(kInstrM), unsigned(kInstrN)});
 }
 
-AmdMfmaEncodingAttr tpxgpu::chooseAmdMfmaLayout(MLIRContext *context,
-                                                StringRef chip,
-                                                ArrayRef<int64_t> shape,
-                                                int64_t k, unsigned numWarps,
-                                                bool warpsAlongM) {
-  // The 8-elements-per-lane f16/bf16 forms are CDNA4's (gfx950); CDNA3's
-  // have half the K and other operand layouts.
+unsigned tpxgpu::getMfmaOperandKWidth(Type operandType) {
+  // gfx950's double-rate integer forms take 128 bits of A and B a lane
+  // (<4 x i32>: 16 i8); the f16/bf16 forms take <8 x half>, the 8-bit
+  // float ones an i64 (8 bytes).
+  if (operandType && operandType.isInteger(8))
+    return 16;
+  return kMfmaOperandKWidth;
+}
+
+unsigned tpxgpu::getMfmaOperandKWidth(AmdMfmaEncodingAttr mfma) {
+  unsigned block = mfma.getInstrShape()[0];
+  return mfma.getInstrShape()[2] / (64 / block);
+}
+
+AmdMfmaEncodingAttr tpxgpu::chooseAmdMfmaLayout(
+    MLIRContext *context, StringRef chip, ArrayRef<int64_t> shape, int64_t k,
+    unsigned numWarps, bool warpsAlongM, Type operandType) {
+  // The forms with 8 f16/bf16 (16 i8) elements a lane are CDNA4's
+  // (gfx950); CDNA3's have half the K and other operand layouts.
   if (chip != "gfx950" || shape.size() != 2)
     return {};
+  // A 32x32 block spreads K over 2 lane groups, a 16x16 block over 4.
+  unsigned kWidth = getMfmaOperandKWidth(operandType);
   unsigned block = 0;
-  if (shape[0] % 32 == 0 && shape[1] % 32 == 0 && k % 16 == 0)
+  if (shape[0] % 32 == 0 && shape[1] % 32 == 0 && k % (2 * kWidth) == 0)
     block = 32;
-  else if (shape[0] % 16 == 0 && shape[1] % 16 == 0 && k % 32 == 0)
+  else if (shape[0] % 16 == 0 && shape[1] % 16 == 0 && k % (4 * kWidth) == 0)
     block = 16;
   if (!block)
     return {};
   auto [warpsM, warpsN] =
       splitWarps(shape[0] / block, shape[1] / block, numWarps, warpsAlongM);
-  unsigned instrK = kMfmaOperandKWidth * (64 / block);
+  unsigned instrK = kWidth * (64 / block);
   return AmdMfmaEncodingAttr::get(context, /*version=*/4, {warpsM, warpsN},
                                   {block, block, instrK},
                                   /*isTransposed=*/false);

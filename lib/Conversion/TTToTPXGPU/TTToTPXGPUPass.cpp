@@ -743,23 +743,28 @@ LogicalResult LayoutAssigner::processDot(tt::DotOp op) {
   Attribute accumulator;
   int64_t k = op.getA().getType().getShape().back();
   bool amd = StringRef(chip).starts_with("gfx");
-  // CDNA4's 8-bit MFMAs take e4m3 and e5m2 in any pairing.
+  // CDNA4's 8-bit MFMAs take e4m3 and e5m2 in any pairing, its integer
+  // ones i8 x i8 into i32. f32 operands (tf32 or ieee) stay on FMAs at
+  // full f32 precision: CDNA4 dropped CDNA3's xf32 MFMAs, and the f32
+  // ones (v_mfma_f32_{32x32x2,16x16x4}_f32) are not lowered yet
+  // (docs/amd-target.md).
   bool fp8Types = isa<Float8E4M3FNType, Float8E5M2Type>(aElement) &&
                   isa<Float8E4M3FNType, Float8E5M2Type>(bElement);
-  if (amd && (mmaTypes || fp8Types) && accElement.isF32()) {
+  bool i8Types = aElement.isInteger(8) && bElement.isInteger(8) &&
+                 accElement.isInteger(32);
+  if (amd && (((mmaTypes || fp8Types) && accElement.isF32()) || i8Types)) {
     accumulator = chooseAmdMfmaLayout(context, chip, resultType.getShape(), k,
-                                      numWarps, isChainedDot(op));
+                                      numWarps, isChainedDot(op), aElement);
   } else if (!amd && mmaTypes && mmaK) {
     accumulator =
         chooseNvidiaMmaLayout(context, resultType.getShape(), numWarps,
                               threadsPerWarp, isChainedDot(op));
   }
   Attribute aLayout, bLayout;
-  if (accumulator && isa<AmdMfmaEncodingAttr>(accumulator)) {
-    aLayout = DotOperandEncodingAttr::get(context, 0, accumulator,
-                                          kMfmaOperandKWidth);
-    bLayout = DotOperandEncodingAttr::get(context, 1, accumulator,
-                                          kMfmaOperandKWidth);
+  if (auto mfma = dyn_cast_if_present<AmdMfmaEncodingAttr>(accumulator)) {
+    unsigned kWidth = getMfmaOperandKWidth(mfma);
+    aLayout = DotOperandEncodingAttr::get(context, 0, accumulator, kWidth);
+    bLayout = DotOperandEncodingAttr::get(context, 1, accumulator, kWidth);
   } else if (accumulator) {
     aLayout = DotOperandEncodingAttr::get(
         context, 0, accumulator,

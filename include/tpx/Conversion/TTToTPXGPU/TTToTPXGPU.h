@@ -47,17 +47,27 @@ NvidiaMmaEncodingAttr chooseNvidiaMmaLayout(mlir::MLIRContext *context,
                                             unsigned threadsPerWarp,
                                             bool warpsAlongM = false);
 
-/// The MFMA accumulator layout for an MxN dot of K-deep f16/bf16 operands
-/// on `chip` (CDNA4 only: gfx950), or null when none fits: 32x32x16 blocks
-/// when M, N and K allow, else 16x16x32; waves split as in
-/// chooseNvidiaMmaLayout. Operands then take kWidth 8
-/// (kMfmaOperandKWidth).
-AmdMfmaEncodingAttr chooseAmdMfmaLayout(mlir::MLIRContext *context,
-                                        llvm::StringRef chip,
-                                        llvm::ArrayRef<int64_t> shape,
-                                        int64_t k, unsigned numWarps,
-                                        bool warpsAlongM = false);
+/// The MFMA accumulator layout for an MxN dot of K-deep operands of
+/// `operandType` on `chip` (CDNA4 only: gfx950), or null when none fits;
+/// waves split as in chooseNvidiaMmaLayout. For f16/bf16 and 8-bit floats
+/// (and a null `operandType`): 32x32x16 blocks when M, N and K allow, else
+/// 16x16x32, operands in kWidth 8 (kMfmaOperandKWidth). For i8 (into i32):
+/// 32x32x32, else 16x16x64, operands in kWidth 16. Either way the K of a
+/// block is its operands' kWidth times 64 / block
+/// (getMfmaOperandKWidth).
+AmdMfmaEncodingAttr
+chooseAmdMfmaLayout(mlir::MLIRContext *context, llvm::StringRef chip,
+                    llvm::ArrayRef<int64_t> shape, int64_t k, unsigned numWarps,
+                    bool warpsAlongM = false, mlir::Type operandType = {});
+/// K elements per lane of the 16-bit and 8-bit float MFMA operands.
 inline constexpr unsigned kMfmaOperandKWidth = 8;
+/// K elements per lane of MFMA operands of `operandType`: 16 for i8
+/// (gfx950's v_mfma_i32_{32x32x32,16x16x64}_i8 read 16 bytes a lane),
+/// else kMfmaOperandKWidth.
+unsigned getMfmaOperandKWidth(mlir::Type operandType);
+/// The kWidth the operands of a dot with accumulator layout `mfma` take:
+/// its instruction's K over the lane groups of a block (64 / block).
+unsigned getMfmaOperandKWidth(AmdMfmaEncodingAttr mfma);
 
 /// True when `value` is computed from a dot's result through layout
 /// conversions and pure elementwise ops (a chained dot's A operand).

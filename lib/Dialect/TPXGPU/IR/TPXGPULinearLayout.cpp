@@ -324,10 +324,12 @@ static LinearLayout mfmaToLinear(AmdMfmaEncodingAttr mfma,
 }
 
 /// MFMA operands (CDNA4 ISA, v_mfma_f32_{32x32x16,16x16x32}_{f16,bf16} and
-/// the 8-bit forms): lane l holds row (A) or column (B) l % block and the
-/// kWidth consecutive K elements from kWidth * (l / block), so a 32x32
-/// block's K step is 2 * kWidth deep and a 16x16 block's 4 * kWidth. A
-/// replicates across the waves along N, B across those along M (in the
+/// the 8-bit float forms with kWidth 8; v_mfma_i32_{32x32x32,16x16x64}_i8
+/// with kWidth 16, the 16 bytes of a lane's 128-bit operand): lane l holds
+/// row (A) or column (B) l % block and the kWidth consecutive K elements
+/// from kWidth * (l / block), so a 32x32 block's K step is 2 * kWidth deep
+/// and a 16x16 block's 4 * kWidth (instrShape[2], checked by the caller).
+/// A replicates across the waves along N, B across those along M (in the
 /// accumulator's wave order).
 static LinearLayout mfmaOperandToLinear(unsigned opIdx,
                                         AmdMfmaEncodingAttr mfma,
@@ -454,6 +456,14 @@ std::optional<LinearLayout> tpx::tpxgpu::toLinearLayout(Attribute layout,
       if (kWidth == 0 || !llvm::isPowerOf2_32(kWidth) || kWidth > 16)
         return fail(error, "MFMA operands hold 1 to 16 consecutive K "
                            "elements per lane (kWidth a power of two)");
+      unsigned block = mfma.getInstrShape()[0];
+      if (int64_t(kWidth) * (64 / block) != mfma.getInstrShape()[2])
+        return fail(error, "an MFMA block's K (instrShape[2]) is its "
+                           "operands' kWidth times the 64 / block lane "
+                           "groups sharing a row; got kWidth " +
+                               llvm::Twine(kWidth) + " for " +
+                               llvm::Twine(block) + "x" + llvm::Twine(block) +
+                               "x" + llvm::Twine(mfma.getInstrShape()[2]));
       return mfmaOperandToLinear(opIdx, mfma, shape, kWidth);
     }
     if (isa<BlockedEncodingAttr>(operand.getParent())) {
