@@ -2,8 +2,9 @@
 """A static report of the benchmark kernels compiled for AMD gfx950.
 
 Nothing runs on a GPU: every benchmark kernel of bench/kernels.py (at the
-block sizes and num_warps / num_stages bench/bench.py uses on the H200) and
-every TTIR corpus case is compiled with `tpx-compile --target gfx950`, and
+block sizes and num_warps / num_stages bench/bench.py uses on the H200),
+every TLX tutorial (python/tlx_tutorials, at its GFX950_CONFIG, with the
+tlx plugin) and every TTIR corpus case is compiled with `tpx-compile --target gfx950`, and
 the report gives, per kernel, what the hsaco's metadata says (VGPRs, AGPRs,
 SGPRs, spills, scratch, LDS), the occupancy those resources allow, the
 MFMA instructions of the inner loop, and llvm-mca's throughput estimate of
@@ -544,6 +545,89 @@ def bench_kernels():
     return out
 
 
+@dataclasses.dataclass
+class TLXKernel:
+    name: str
+    module: str           # python/tlx_tutorials/<module>.py
+    kernel: str
+    args: dict            # as BenchKernel.args; descriptors as signatures
+    constexprs: dict      # beyond the tutorial's GFX950_CONFIG
+
+
+def _desc(dtype, block):
+    return "tensordesc<%s[%d, %d],div16>" % (dtype, block[0], block[1])
+
+
+def tlx_kernels(tutorials):
+    """Every TLX tutorial at its GFX950_CONFIG, on 4096-sized fp16
+    problems (attention: 8192 tokens, D = 64), specialized as the launcher
+    would for row-major tensors (descriptors from the host)."""
+    n = 4096
+    out = []
+    for module, kernel in (("gemm_pipelined", "matmul_kernel_pipelined"),
+                           ("gemm_tma", "matmul_kernel_tma"),
+                           ("gemm_ws", "matmul_kernel_tma_ws"),
+                           ("gemm_pingpong", "matmul_kernel_pingpong")):
+        config = getattr(tutorials, module).GFX950_CONFIG
+        bm, bn, bk = (config["BLOCK_SIZE_M"], config["BLOCK_SIZE_N"],
+                      config["BLOCK_SIZE_K"])
+        if module == "gemm_pipelined":
+            args = dict(a_ptr="*fp16", b_ptr="*fp16", c_ptr="*fp16", M=n, N=n,
+                        K=n, stride_am=n, stride_ak=1, stride_bk=n,
+                        stride_bn=1, stride_cm=n, stride_cn=1)
+        elif module == "gemm_tma":
+            args = dict(a_desc=_desc("fp16", (bm, bk)),
+                        b_desc=_desc("fp16", (bk, bn)),
+                        c_desc=_desc("fp16", (bm, bn)), M=n, N=n, K=n)
+        else:
+            args = dict(a_desc=_desc("fp16", (bm, bk)),
+                        b_desc=_desc("fp16", (bk, bn)), c_ptr="*fp16", M=n,
+                        N=n, K=n, stride_cm=n, stride_cn=1)
+        out.append(TLXKernel("tlx_" + module, module, kernel, args, {}))
+    for module, kernel in (("attention_pipelined", "attention_fwd_pipelined"),
+                           ("attention_ws", "attention_fwd_ws")):
+        config = getattr(tutorials, module).GFX950_CONFIG
+        for causal in (False, True):
+            if module == "attention_pipelined":
+                args = dict(Q="*fp16", K="*fp16", V="*fp16", O="*fp16")
+            else:
+                args = dict(q_desc=_desc("fp16", (config["BLOCK_M"], 64)),
+                            k_desc=_desc("fp16", (config["BLOCK_N"], 64)),
+                            v_desc=_desc("fp16", (config["BLOCK_N"], 64)),
+                            o_ptr="*fp16")
+            args.update(sm_scale=0.125, N_CTX=8192)
+            out.append(TLXKernel(
+                "tlx_%s_d64%s" % (module, "_causal" if causal else ""),
+                module, kernel, args, dict(D=64, CAUSAL=causal)))
+    return out
+
+
+def tlx_ttir(entry, tutorials):
+    """(TTIR, num_warps, num_stages) of a TLX tutorial kernel."""
+    from tpx.compiler.frontend import compile_to_ttir
+    from tpx.compiler.spec import CompileSpec
+    module = getattr(tutorials, entry.module)
+    constexprs = dict(module.GFX950_CONFIG)
+    num_warps = constexprs.pop("num_warps")
+    constexprs.update(entry.constexprs)
+    jit_fn = getattr(module, entry.kernel)
+    spec = CompileSpec(target="gfx950", num_warps=num_warps,
+                       num_stages=constexprs["NUM_STAGES"])
+    text = compile_to_ttir(jit_fn, arg_specs(jit_fn, entry.args, constexprs),
+                           spec)
+    return text, num_warps, constexprs["NUM_STAGES"]
+
+
+def import_tlx_tutorials():
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    import tlx_tutorials
+    import importlib
+    for name in ("gemm_pipelined", "gemm_tma", "gemm_ws", "gemm_pingpong",
+                 "attention_pipelined", "attention_ws"):
+        importlib.import_module("tlx_tutorials." + name)
+    return tlx_tutorials
+
+
 def arg_specs(jit_fn, args, constexprs):
     """ArgSpecs as Triton's runtime specializes: pointers (16-byte aligned
     allocations) and integers divisible by 16 get divisibility 16; an
@@ -557,6 +641,9 @@ def arg_specs(jit_fn, args, constexprs):
             continue
         value = args[name]
         if isinstance(value, str):
+            # "*fp16" pointers and "tensordesc<...>" host descriptors: both
+            # 16-byte aligned (a descriptor's base, as TensorDescriptor
+            # checks).
             specs.append(ArgSpec(name, value, divisibility=16))
         elif isinstance(value, bool):
             specs.append(ArgSpec(name, "i1"))
@@ -614,7 +701,8 @@ def compiler_error(stderr):
     return text.replace(ROOT + os.sep, "")
 
 
-def compile_gfx950(tpx_compile, ttir_path, work, num_warps, num_stages):
+def compile_gfx950(tpx_compile, ttir_path, work, num_warps, num_stages,
+                   plugins=()):
     """tpx-compile for gfx950: (metadata, amdgcn text); raises
     RuntimeError with the compiler's first error line."""
     dump = os.path.join(work, "dump")
@@ -623,6 +711,8 @@ def compile_gfx950(tpx_compile, ttir_path, work, num_warps, num_stages):
     cmd = [tpx_compile, ttir_path, "--target", "gfx950", "--num-warps",
            str(num_warps), "--num-stages", str(num_stages), "--no-cache",
            "--dump-dir", dump, "-o", out]
+    for plugin in plugins:
+        cmd += ["--load-plugin", plugin]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
         raise RuntimeError(compiler_error(done.stderr))
@@ -645,12 +735,12 @@ def resources(metadata):
 
 
 def report_one(name, source, ttir_path, num_warps, num_stages, work, tools,
-               rows=None):
+               rows=None, plugins=()):
     row = {"name": name, "source": source, "rows": rows,
            "num_warps": num_warps, "num_stages": num_stages}
     try:
         metadata, asm = compile_gfx950(tools["tpx-compile"], ttir_path, work,
-                                       num_warps, num_stages)
+                                       num_warps, num_stages, plugins)
     except (RuntimeError, OSError, subprocess.SubprocessError,
             ValueError) as e:
         row["error"] = first_line(str(e))
@@ -726,10 +816,13 @@ def markdown(report):
                                   for k, v in report["tools"].items()),
         "- kernels: bench/kernels.py at bench/bench.py's H200 configurations "
         "(block sizes, num_warps, num_stages; TTIR from tpx's front end, "
-        "specialized as Triton would for the bench's arguments), and the "
+        "specialized as Triton would for the bench's arguments), the TLX "
+        "tutorials (python/tlx_tutorials, source `tlx`) at their "
+        "GFX950_CONFIG through the tlx plugin, and the "
         "TTIR corpus cases (num_warps/num_stages of their case.json). On "
         "gfx950 a warp of num_warps is a 64-lane wave: block_threads = "
-        "64 * num_warps.",
+        "64 * num_warps (warp-specialized TLX kernels: their tasks' "
+        "waves).",
         "",
         "Columns: VGPR = the code object's `.vgpr_count` (arch VGPRs rounded "
         "to 4 plus AGPRs, one register file on gfx950); spills in registers "
@@ -873,6 +966,31 @@ def build_report(opts):
                 entry.name, "bench", ttir_path, entry.num_warps,
                 entry.num_stages, work, tools, rows=entry.rows))
             print("bench  %-22s %s" % (entry.name, "error" if "error" in
+                                       report["kernels"][-1] else "ok"),
+                  file=sys.stderr)
+        tutorials = import_tlx_tutorials()
+        tlx_plugin = os.path.join(build_dir, "plugins", "tlx", "TpxTLX.so")
+        for entry in tlx_kernels(tutorials):
+            if opts.only and opts.only not in entry.name:
+                continue
+            work = os.path.join(tmp, entry.name)
+            os.makedirs(work)
+            ttir_path = os.path.join(work, "kernel.ttir")
+            try:
+                text, warps, stages = tlx_ttir(entry, tutorials)
+                with open(ttir_path, "w") as f:
+                    f.write(text)
+            except Exception as e:  # the front end's errors, any kind
+                report["kernels"].append({
+                    "name": entry.name, "source": "tlx", "num_warps": None,
+                    "num_stages": None, "error": "front end: " + first_line(
+                        "%s: %s" % (type(e).__name__, e))})
+                continue
+            report["kernels"].append(report_one(
+                entry.name, "tlx", ttir_path, warps, stages, work, tools,
+                rows="python/tlx_tutorials/%s.py at GFX950_CONFIG" %
+                entry.module, plugins=[tlx_plugin]))
+            print("tlx    %-22s %s" % (entry.name, "error" if "error" in
                                        report["kernels"][-1] else "ok"),
                   file=sys.stderr)
         for name, path, warps, stages in _corpus_cases(opts.corpus):

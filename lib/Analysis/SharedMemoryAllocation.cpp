@@ -89,9 +89,20 @@ uint64_t tpx::getScratchBytes(Operation *op) {
                op, [&](ArrayRef<int64_t> c) { return getShapeOpSource(op, c); })
                ? 0
                : wholeTensor();
-  if (isa<tt::ReduceOp, tt::ScanOp>(op)) {
-    // Cross-warp slots, and for scans a conversion: bounded by two padded
-    // copies of every operand.
+  if (auto reduce = dyn_cast<tt::ReduceOp>(op)) {
+    // The cross-warp slots of ReducePatterns.cpp, per operand: one slot per
+    // warp position along the axis (at most every warp) for each result
+    // element, each array aligned to its element.
+    uint64_t slots = tpxgpu::getNumWarpsAt(op);
+    uint64_t bytes = 0;
+    for (auto [src, result] : llvm::zip(reduce.getSrcs(), op->getResults()))
+      bytes += 8 + slots * getNumElements(result.getType()) *
+                       getScratchElementBytes(src.getType());
+    return bytes;
+  }
+  if (isa<tt::ScanOp>(op)) {
+    // Cross-warp slots and a conversion: bounded by two padded copies of
+    // every operand.
     uint64_t bytes = 0;
     for (Value src : op->getOperands())
       if (auto type = dyn_cast<RankedTensorType>(src.getType()))

@@ -15,7 +15,7 @@ import tpx.language as tl
 import tpx.language.extra.tlx as tlx
 
 from ._attention import online_softmax_step
-from ._host import empty, is_torch
+from ._host import empty, pick_config
 
 
 @triton.jit
@@ -77,6 +77,8 @@ def attention_fwd_pipelined(Q, K, V, O, sm_scale, N_CTX,
 
 HOPPER_CONFIG = dict(BLOCK_M=128, BLOCK_N=64, NUM_STAGES=3, num_warps=8)
 CPU_CONFIG = dict(BLOCK_M=16, BLOCK_N=16, NUM_STAGES=3, num_warps=4)
+# AMD CDNA4: the Hopper tiles fit its 160 KiB of LDS (146 KiB at D=128).
+GFX950_CONFIG = dict(BLOCK_M=128, BLOCK_N=64, NUM_STAGES=3, num_warps=8)
 
 
 def attention(q, k, v, causal=False, sm_scale=None, config=None):
@@ -84,7 +86,7 @@ def attention(q, k, v, causal=False, sm_scale=None, config=None):
     BLOCK_N."""
     heads, seq, d = q.shape
     if config is None:
-        config = HOPPER_CONFIG if is_torch(q) and q.is_cuda else CPU_CONFIG
+        config = pick_config(q, HOPPER_CONFIG, CPU_CONFIG, GFX950_CONFIG)
     if seq % config["BLOCK_M"] or seq % config["BLOCK_N"]:
         raise ValueError("seq %d must be a multiple of BLOCK_M and BLOCK_N"
                          % seq)

@@ -24,7 +24,7 @@ import tpx.language.extra.tlx as tlx
 from tpx.tools.tensor_descriptor import TensorDescriptor
 
 from ._attention import online_softmax_step
-from ._host import empty, is_torch
+from ._host import empty, pick_config
 
 
 @triton.jit
@@ -104,6 +104,8 @@ def attention_fwd_ws(q_desc, k_desc, v_desc, o_ptr, sm_scale, N_CTX,
 # its registers (ptxas spills 1.8 KB a thread at BLOCK_M=128, D=128).
 HOPPER_CONFIG = dict(BLOCK_M=64, BLOCK_N=128, NUM_STAGES=2, num_warps=4)
 CPU_CONFIG = dict(BLOCK_M=16, BLOCK_N=16, NUM_STAGES=2, num_warps=4)
+# AMD CDNA4 (160 KiB of LDS): smaller KV tiles.
+GFX950_CONFIG = dict(BLOCK_M=64, BLOCK_N=64, NUM_STAGES=2, num_warps=4)
 
 
 def attention(q, k, v, causal=False, sm_scale=None, config=None):
@@ -111,7 +113,7 @@ def attention(q, k, v, causal=False, sm_scale=None, config=None):
     seq must be a multiple of 2 x BLOCK_M and of BLOCK_N."""
     heads, seq, d = q.shape
     if config is None:
-        config = HOPPER_CONFIG if is_torch(q) and q.is_cuda else CPU_CONFIG
+        config = pick_config(q, HOPPER_CONFIG, CPU_CONFIG, GFX950_CONFIG)
     bm, bn = config["BLOCK_M"], config["BLOCK_N"]
     if seq % (2 * bm) or seq % bn:
         raise ValueError("seq %d must be a multiple of %d and %d" %

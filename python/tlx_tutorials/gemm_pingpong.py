@@ -102,9 +102,13 @@ HOPPER_CONFIG = dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=64,
                      NUM_STAGES=4, NUM_PROGRAMS=132, num_warps=4)
 CPU_CONFIG = dict(BLOCK_SIZE_M=32, BLOCK_SIZE_N=32, BLOCK_SIZE_K=32,
                   NUM_STAGES=2, NUM_PROGRAMS=4, num_warps=4)
+# AMD CDNA4: two stages fit its 160 KiB of LDS; 256 compute units.
+GFX950_CONFIG = dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=64,
+                     NUM_STAGES=2, NUM_PROGRAMS=256, num_warps=4)
 
 
 def matmul(a, b, config=None):
     """a (M, K) @ b (K, N) -> c (M, N) in a's dtype (both row-major)."""
     return persistent_tma_matmul(matmul_kernel_pingpong, a, b, config,
-                                 HOPPER_CONFIG, CPU_CONFIG)
+                                 HOPPER_CONFIG, CPU_CONFIG,
+                                 GFX950_CONFIG)

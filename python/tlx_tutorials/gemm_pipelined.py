@@ -90,12 +90,16 @@ HOPPER_CONFIG = dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=64,
 # The CPU: small tiles keep the interpreter-like path quick.
 CPU_CONFIG = dict(BLOCK_SIZE_M=32, BLOCK_SIZE_N=32, BLOCK_SIZE_K=32,
                   GROUP_SIZE_M=4, NUM_STAGES=3, num_warps=4)
+# AMD CDNA4: 128x256 tiles over 8 waves spill (2 waves a SIMD leave 256
+# registers); 128x128 over 4 waves have the whole 512.
+GFX950_CONFIG = dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=64,
+                     GROUP_SIZE_M=8, NUM_STAGES=3, num_warps=4)
 
 
 def matmul(a, b, config=None):
     """a (M, K) @ b (K, N) -> c (M, N) in a's dtype."""
     M, N, K, c, config = matmul_problem(a, b, config, HOPPER_CONFIG,
-                                        CPU_CONFIG)
+                                        CPU_CONFIG, GFX950_CONFIG)
     grid = (triton.cdiv(M, config["BLOCK_SIZE_M"]) *
             triton.cdiv(N, config["BLOCK_SIZE_N"]),)
     matmul_kernel_pipelined[grid](a, b, c, M, N, K, *strides(a), *strides(b),

@@ -76,13 +76,15 @@ HOPPER_CONFIG = dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=64,
                      GROUP_SIZE_M=8, NUM_STAGES=3, num_warps=8)
 CPU_CONFIG = dict(BLOCK_SIZE_M=32, BLOCK_SIZE_N=32, BLOCK_SIZE_K=32,
                   GROUP_SIZE_M=4, NUM_STAGES=3, num_warps=4)
+# AMD CDNA4: the Hopper tiles fit its 160 KiB of LDS.
+GFX950_CONFIG = dict(HOPPER_CONFIG)
 
 
 def matmul(a, b, config=None):
     """a (M, K) @ b (K, N) -> c (M, N) in a's dtype (rows of a, b and c
     16-byte aligned, as TMA needs)."""
     M, N, K, c, config = matmul_problem(a, b, config, HOPPER_CONFIG,
-                                        CPU_CONFIG)
+                                        CPU_CONFIG, GFX950_CONFIG)
     bm, bn, bk = (config["BLOCK_SIZE_M"], config["BLOCK_SIZE_N"],
                   config["BLOCK_SIZE_K"])
     a_desc = TensorDescriptor.from_tensor(a, [bm, bk])

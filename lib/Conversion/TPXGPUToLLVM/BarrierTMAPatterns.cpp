@@ -7,10 +7,18 @@
 // addresses; a tensor map is the generic address of its kernel parameter
 // (a __grid_constant__ in .param space).
 //
+// AMD has neither: its mbarriers are words of LDS updated with atomics
+// (ROCDLBarriers.h), and TMA copies never reach it (tlx copies tiles
+// itself there and counts the bytes with barrier_complete_tx).
+//
 //===----------------------------------------------------------------------===//
 #include "LoweringUtils.h"
+#include "ROCDLBarriers.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -49,6 +57,15 @@ struct InitBarrierLowering : public OpConversionPattern<tpxgpu::InitBarrierOp> {
   matchAndRewrite(tpxgpu::InitBarrierOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    if (targetsAMD(rewriter)) {
+      if (op.getCount() > 0xFFFF)
+        return op.emitOpError("counts at most 65535 arrivals on AMD (the LDS "
+                              "barrier's field), got ")
+               << op.getCount();
+      rocdl::initMBarrier(rewriter, loc, adaptor.getBarrier(), op.getCount());
+      rewriter.eraseOp(op);
+      return success();
+    }
     emitElected(
         rewriter, loc, Value(),
         sharedAddress(rewriter, loc, adaptor.getBarrier()),
@@ -67,9 +84,11 @@ struct InvalBarrierLowering
   matchAndRewrite(tpxgpu::InvalBarrierOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    emitElected(rewriter, loc, Value(),
-                sharedAddress(rewriter, loc, adaptor.getBarrier()),
-                "mbarrier.inval.shared::cta.b64 [$1];", "r");
+    // An LDS word needs no invalidation before its bytes are reused.
+    if (!targetsAMD(rewriter))
+      emitElected(rewriter, loc, Value(),
+                  sharedAddress(rewriter, loc, adaptor.getBarrier()),
+                  "mbarrier.inval.shared::cta.b64 [$1];", "r");
     rewriter.eraseOp(op);
     return success();
   }
@@ -84,6 +103,12 @@ struct BarrierExpectLowering
   matchAndRewrite(tpxgpu::BarrierExpectOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    if (targetsAMD(rewriter)) {
+      rocdl::updateMBarrier(rewriter, loc, adaptor.getBarrier(), 1,
+                            op.getSize(), adaptor.getPred());
+      rewriter.eraseOp(op);
+      return success();
+    }
     emitElected(
         rewriter, loc, adaptor.getPred(),
         sharedAddress(rewriter, loc, adaptor.getBarrier()),
@@ -103,12 +128,82 @@ struct ArriveBarrierLowering
   matchAndRewrite(tpxgpu::ArriveBarrierOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    if (targetsAMD(rewriter)) {
+      rocdl::updateMBarrier(rewriter, loc, adaptor.getBarrier(), op.getCount(),
+                            0, adaptor.getPred());
+      rewriter.eraseOp(op);
+      return success();
+    }
     emitElected(rewriter, loc, adaptor.getPred(),
                 sharedAddress(rewriter, loc, adaptor.getBarrier()),
                 llvm::formatv("mbarrier.arrive.shared::cta.b64 _, [$1], {0};",
                               op.getCount())
                     .str(),
                 "r");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The bytes of a copy the program made itself, counted as landed.
+struct BarrierCompleteTxLowering
+    : public OpConversionPattern<tpxgpu::BarrierCompleteTxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tpxgpu::BarrierCompleteTxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (targetsAMD(rewriter)) {
+      rocdl::updateMBarrier(rewriter, loc, adaptor.getBarrier(), 0,
+                            -int64_t(op.getSize()), adaptor.getPred());
+      rewriter.eraseOp(op);
+      return success();
+    }
+    emitElected(rewriter, loc, adaptor.getPred(),
+                sharedAddress(rewriter, loc, adaptor.getBarrier()),
+                llvm::formatv("mbarrier.complete_tx.shared::cta.b64 [$1], {0};",
+                              op.getSize())
+                    .str(),
+                "r");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// bar.sync / bar.arrive on NVIDIA; on AMD the LDS table's word `id`.
+struct NamedBarrierLowering
+    : public OpConversionPattern<tpxgpu::NamedBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tpxgpu::NamedBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value id = adaptor.getId(), count = adaptor.getCount();
+    // Constant operands are checked here, where the warp size is known;
+    // others are the hardware's (NVIDIA) or masked to the ids (AMD).
+    unsigned warpSize = targetsAMD(rewriter) ? 64 : 32;
+    APInt constant;
+    if (matchPattern(id, m_ConstantInt(&constant)) && constant.uge(16))
+      return op.emitOpError("barrier id must be 0 to 15, got ")
+             << constant.getSExtValue();
+    if (matchPattern(count, m_ConstantInt(&constant)) &&
+        (constant.sle(0) || constant.getSExtValue() % warpSize != 0))
+      return op.emitOpError("counts whole ")
+             << warpSize << "-thread "
+             << (warpSize == 64 ? "wavefronts" : "warps") << " on "
+             << (warpSize == 64 ? "AMD" : "NVIDIA") << ", got "
+             << constant.getSExtValue() << " threads";
+    if (targetsAMD(rewriter)) {
+      // Ids past the program's 16 would be partitions' words.
+      id = LLVM::AndOp::create(
+          rewriter, loc, id,
+          i32Constant(rewriter, loc, rocdl::kNumNamedBarrierIds - 1));
+      rocdl::emitNamedBarrier(rewriter, loc, id, count, op.getArriveOnly());
+    } else if (op.getArriveOnly()) {
+      NVVM::BarrierArriveOp::create(rewriter, loc, id, count);
+    } else {
+      NVVM::BarrierOp::create(rewriter, loc, Type(), id, count, {}, Value());
+    }
     rewriter.eraseOp(op);
     return success();
   }
@@ -124,6 +219,12 @@ struct WaitBarrierLowering : public OpConversionPattern<tpxgpu::WaitBarrierOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value pred = adaptor.getPred();
+    if (targetsAMD(rewriter)) {
+      rocdl::waitMBarrier(rewriter, loc, adaptor.getBarrier(),
+                          adaptor.getPhase(), pred);
+      rewriter.eraseOp(op);
+      return success();
+    }
     if (!pred)
       pred = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
                                       rewriter.getBoolAttr(true));
@@ -242,7 +343,8 @@ struct TMAStoreWaitLowering
 void gpu_lowering::populateBarrierTMAPatterns(TensorTypeConverter &converter,
                                               RewritePatternSet &patterns) {
   patterns.add<InitBarrierLowering, InvalBarrierLowering, BarrierExpectLowering,
-               ArriveBarrierLowering, WaitBarrierLowering, TMALoadLowering,
+               ArriveBarrierLowering, BarrierCompleteTxLowering,
+               NamedBarrierLowering, WaitBarrierLowering, TMALoadLowering,
                TMAStoreLowering, TMAStoreWaitLowering>(converter,
                                                        patterns.getContext());
 }

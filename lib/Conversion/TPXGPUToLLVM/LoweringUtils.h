@@ -287,6 +287,10 @@ void populateAsyncCopyPatterns(TensorTypeConverter &converter,
 /// AMD's: direct-to-LDS loads and vmcnt waits (AMDAsyncCopyPatterns.cpp).
 void populateAMDAsyncCopyPatterns(TensorTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
+/// AMD's buffer loads and stores (BufferOpPatterns.cpp); on NVIDIA the ops
+/// are reported as having no lowering.
+void populateBufferOpPatterns(TensorTypeConverter &converter,
+                              mlir::RewritePatternSet &patterns);
 void populateReducePatterns(TensorTypeConverter &converter,
                             mlir::RewritePatternSet &patterns);
 void populateScanPatterns(TensorTypeConverter &converter,

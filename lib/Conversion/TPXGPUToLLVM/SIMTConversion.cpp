@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "SIMTConversion.h"
 #include "LoweringUtils.h"
+#include "ROCDLBarriers.h"
 #include "ROCDLPrimitives.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
@@ -51,17 +52,15 @@ static LLVM::GlobalOp createSharedMemory(ModuleOp module) {
       kSharedMemorySymbol, Attribute(), /*alignment=*/16, kSharedAddressSpace);
 }
 
-/// What AMD code generation has no lowering for: Hopper's asynchronous
-/// machinery other than cp.async-style copies (wgmma, mbarriers, TMA, warp
-/// specialization; the AMD pipeline never creates them, plugin IR may).
-/// The first such op is reported with the target's name.
+/// What AMD code generation has no lowering for: wgmma and TMA (the AMD
+/// pipeline never creates them, plugin IR may; tlx copies tiles itself on
+/// AMD). mbarriers, named barriers and warp specialization are LDS-based
+/// there (ROCDLBarriers.h). The first such op is reported with the
+/// target's name.
 static LogicalResult checkAMDCoverage(ModuleOp module, StringRef chip) {
   WalkResult result = module.walk([&](Operation *op) {
     bool nvidiaOnly =
         isa<tpxgpu::WarpGroupDotOp, tpxgpu::WarpGroupDotWaitOp,
-            tpxgpu::WarpSpecializeOp, tpxgpu::InitBarrierOp,
-            tpxgpu::InvalBarrierOp, tpxgpu::BarrierExpectOp,
-            tpxgpu::ArriveBarrierOp, tpxgpu::WaitBarrierOp,
             tpxgpu::AsyncTMACopyGlobalToLocalOp,
             tpxgpu::AsyncTMACopyLocalToGlobalOp, tpxgpu::AsyncTMAStoreWaitOp>(
             op);
@@ -87,9 +86,11 @@ LogicalResult gpu_lowering::lowerSIMTModule(ModuleOp module, GPUVendor vendor) {
     return module.emitError(amd ? "AMD CDNA wavefronts have 64 threads"
                                 : "NVIDIA warps have 32 threads")
            << ", the module asks for " << threadsPerWarp;
-  if (module.lookupSymbol(kSharedMemorySymbol))
-    return module.emitError("symbol '")
-           << kSharedMemorySymbol << "' is reserved for shared memory";
+  for (StringRef reserved : {StringRef(kSharedMemorySymbol),
+                             StringRef(rocdl::kNamedBarrierTableSymbol)})
+    if (module.lookupSymbol(reserved))
+      return module.emitError("symbol '")
+             << reserved << "' is reserved for shared memory";
   if (amd && failed(checkAMDCoverage(module, tpxgpu::getModuleTarget(module))))
     return failure();
   // tpxgpu-allocate-shared-memory's high-water mark bounds the scratch
@@ -97,6 +98,8 @@ LogicalResult gpu_lowering::lowerSIMTModule(ModuleOp module, GPUVendor vendor) {
   // (getSharedMemoryBase), which the launch then reserves.
   module->removeAttr(tpxgpu::TPXGPUDialect::kSharedBytesAttrName);
   LLVM::GlobalOp shared = createSharedMemory(module);
+  if (amd)
+    rocdl::declareNamedBarrierTable(module);
   if (failed(declareDebugSymbols(module)))
     return failure();
   // Warp-specialized kernels may need more warps than the module's.
@@ -143,6 +146,7 @@ LogicalResult gpu_lowering::lowerSIMTModule(ModuleOp module, GPUVendor vendor) {
   populateFloatConversionPatterns(converter, patterns);
   populateShapePatterns(converter, patterns);
   populateMemoryPatterns(converter, patterns);
+  populateBufferOpPatterns(converter, patterns);
   populateSharedMemoryPatterns(converter, patterns);
   populateReducePatterns(converter, patterns);
   populateScanPatterns(converter, patterns);
@@ -153,16 +157,18 @@ LogicalResult gpu_lowering::lowerSIMTModule(ModuleOp module, GPUVendor vendor) {
     populateAMDAsyncCopyPatterns(converter, patterns);
   if (!amd) {
     populateAsyncCopyPatterns(converter, patterns);
-    populateBarrierTMAPatterns(converter, patterns);
     populateWarpGroupDotPatterns(converter, patterns);
   }
+  populateBarrierTMAPatterns(converter, patterns);
   populateDebugPatterns(converter, patterns);
   if (failed(applyPartialConversion(module, target, std::move(patterns))) ||
-      (!amd && failed(lowerWarpSpecializations(module))))
+      failed(lowerWarpSpecializations(module)))
     return failure();
   if (!module->hasAttr(tpxgpu::TPXGPUDialect::kSharedBytesAttrName))
     shared.erase();
-  if (amd)
+  if (amd) {
+    rocdl::finishNamedBarrierTable(module);
     rocdl::markLDSLoadsApartFromCopies(module);
+  }
   return success();
 }

@@ -19,14 +19,23 @@
 // Barrier ids are taken from 15 down, skipping those the kernel's own named
 // barriers use as constants.
 //
+// On AMD the branches are the same, by wavefront, with three differences:
+// a partition's barriers are words of LDS (16 + its index in the table of
+// ROCDLBarriers.h; a one-wavefront partition needs none, only its LDS
+// accesses complete), workitem ids are rebased like tid.x, and num_regs
+// does nothing: CDNA allocates a wavefront's VGPRs at launch and has no
+// setmaxnreg (the kernel gets what the backend needs, up to 512 a lane).
+//
 //===----------------------------------------------------------------------===//
 #include "LoweringUtils.h"
+#include "ROCDLBarriers.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -165,22 +174,67 @@ static void rebasePartition(Region &region, unsigned firstThread,
   }
 }
 
+/// AMD's rebasePartition: workitem ids from the partition's first thread;
+/// its s_barriers (tpxgpu.barrier, which lowered to one with the LDS waits
+/// around it) become table word `barrierWord` among its `threads`, or
+/// nothing where one wavefront is all of them.
+static void rebaseAMDPartition(Region &region, unsigned firstThread,
+                               unsigned threads, unsigned barrierWord) {
+  SmallVector<ROCDL::ThreadIdXOp> tids;
+  SmallVector<ROCDL::SBarrierOp> barriers;
+  region.walk([&](Operation *op) {
+    if (auto tid = dyn_cast<ROCDL::ThreadIdXOp>(op))
+      tids.push_back(tid);
+    else if (auto barrier = dyn_cast<ROCDL::SBarrierOp>(op))
+      barriers.push_back(barrier);
+  });
+  OpBuilder b(region.getContext());
+  for (ROCDL::ThreadIdXOp tid : tids) {
+    if (firstThread == 0)
+      break;
+    b.setInsertionPointAfter(tid);
+    Value rebased = LLVM::SubOp::create(
+        b, tid.getLoc(), tid, i32Constant(b, tid.getLoc(), firstThread));
+    tid.getResult().replaceAllUsesExcept(rebased, rebased.getDefiningOp());
+  }
+  for (ROCDL::SBarrierOp barrier : barriers) {
+    if (threads > 64) {
+      b.setInsertionPoint(barrier);
+      Location loc = barrier.getLoc();
+      rocdl::emitNamedBarrier(b, loc, i32Constant(b, loc, barrierWord),
+                              i32Constant(b, loc, threads),
+                              /*arriveOnly=*/false);
+    }
+    barrier.erase();
+  }
+}
+
 static LogicalResult lowerWarpSpecialize(tpxgpu::WarpSpecializeOp op,
                                          LLVM::LLVMFuncOp func,
                                          unsigned blockWarps,
                                          llvm::SmallBitVector &freeIds) {
   Location loc = op.getLoc();
+  bool amd = tpxgpu::isAMDModule(op);
   unsigned threadsPerWarp = tpxgpu::getModuleThreadsPerWarp(op);
   unsigned launchRegs = getLaunchRegisters(blockWarps * threadsPerWarp);
 
-  FailureOr<SmallVector<unsigned>> registers =
-      assignRegisters(op, blockWarps, threadsPerWarp, launchRegs);
-  if (failed(registers))
-    return failure();
-  if (llvm::any_of(*registers, [&](unsigned r) { return r != launchRegs; }))
+  SmallVector<unsigned> registers(op.getPartitions().size(), launchRegs);
+  if (!amd) {
+    FailureOr<SmallVector<unsigned>> assigned =
+        assignRegisters(op, blockWarps, threadsPerWarp, launchRegs);
+    if (failed(assigned))
+      return failure();
+    registers = std::move(*assigned);
+  }
+  if (llvm::any_of(registers, [&](unsigned r) { return r != launchRegs; }))
     func->setAttr(
         NVVM::NVVMDialect::getMaxnregAttrName(),
         IntegerAttr::get(IntegerType::get(op.getContext(), 32), launchRegs));
+  if (amd && op.getPartitions().size() >
+                 rocdl::kNamedBarrierTableSize - rocdl::kNumNamedBarrierIds)
+    return op.emitOpError("has more partitions than AMD's LDS barrier table "
+                          "has words for them (")
+           << rocdl::kNamedBarrierTableSize - rocdl::kNumNamedBarrierIds << ")";
 
   IRRewriter b(op.getContext());
   b.setInsertionPoint(op);
@@ -196,15 +250,20 @@ static LogicalResult lowerWarpSpecialize(tpxgpu::WarpSpecializeOp op,
   for (auto [index, region] : llvm::enumerate(op.getPartitions())) {
     unsigned start = op.getWarpStarts()[index];
     unsigned warps = op.getNumWarps()[index];
-    unsigned regs = (*registers)[index];
-    int barrierId = freeIds.find_last();
-    if (barrierId <= 0)
-      return op.emitOpError("needs a hardware barrier for partition ")
-             << index << ", but the kernel's named barriers and the other "
-             << "partitions take all of ids 1..15";
-    freeIds.reset(barrierId);
-    rebasePartition(region, start * threadsPerWarp, warps * threadsPerWarp,
-                    barrierId);
+    unsigned regs = registers[index];
+    if (amd) {
+      rebaseAMDPartition(region, start * threadsPerWarp, warps * threadsPerWarp,
+                         rocdl::kNumNamedBarrierIds + index);
+    } else {
+      int barrierId = freeIds.find_last();
+      if (barrierId <= 0)
+        return op.emitOpError("needs a hardware barrier for partition ")
+               << index << ", but the kernel's named barriers and the other "
+               << "partitions take all of ids 1..15";
+      freeIds.reset(barrierId);
+      rebasePartition(region, start * threadsPerWarp, warps * threadsPerWarp,
+                      barrierId);
+    }
 
     Block *body = &region.front();
     Block *next = b.createBlock(after);

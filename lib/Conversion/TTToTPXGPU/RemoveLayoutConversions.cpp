@@ -418,12 +418,12 @@ static bool carryInUsedLayout(scf::ForOp loop, unsigned index) {
   return true;
 }
 
-/// True for the layouts forward propagation starts from: an MMA
-/// accumulator layout or a slice of one (a row reduction of it).
+/// True for the layouts forward propagation starts from: an MMA (or AMD
+/// MFMA) accumulator layout or a slice of one (a row reduction of it).
 static bool isMmaBased(Attribute layout) {
   if (auto slice = dyn_cast<SliceEncodingAttr>(layout))
     return isMmaBased(slice.getParent());
-  return isa<NvidiaMmaEncodingAttr>(layout);
+  return isa<NvidiaMmaEncodingAttr, AmdMfmaEncodingAttr>(layout);
 }
 
 static bool propagateForward(SmallVector<ConvertLayoutOp> worklist,

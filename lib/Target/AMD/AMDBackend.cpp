@@ -18,13 +18,15 @@ static constexpr const char *kAMDTTIRPasses =
 // Layouts over wave64, then what the NVIDIA simt ttgir stage does without
 // Hopper's machinery (wgmma, cp.async, TMA): layout-conversion removal,
 // vector widths, register prefetching, conversions through LDS, and the
-// LDS allocation.
+// LDS allocation. Buffer ops come last among the memory-op rewrites: the
+// prefetcher and the layout passes match tt.load/tt.store, and the buffer
+// ops inherit the final tpxgpu.contiguity of the access they replace.
 static constexpr const char *kAMDTTGIRPasses =
     "convert-tt-to-tpxgpu{threads-per-warp=64},canonicalize,"
     "tpxgpu-remove-layout-conversions,canonicalize,loop-invariant-code-motion,"
     "cse,tpxgpu-annotate-contiguity,tpxgpu-prefetch-loads,canonicalize,cse,"
     "tpxgpu-lower-layout-conversions,tpxgpu-annotate-contiguity,"
-    "tpxgpu-allocate-shared-memory";
+    "tpxgpu-convert-to-buffer-ops,tpxgpu-allocate-shared-memory";
 
 // convert-tpxgpu-to-rocdl leaves scalar arith/math/scf/cf; math becomes
 // ROCm device-library calls (__ocml_*) where AMDGPU has no instruction.

@@ -47,12 +47,17 @@
 //                      (MFMA operand reads then meet LDS bank conflicts;
 //                      a layout that serves both is future work)
 //   thread_id, clock64 workitem ids, s_memtime
+//   async_descriptor_* the program's own copies of the descriptor's block,
+//                      completing the bytes on the barrier as TMA would
+//                      (TLXAMDTileCopies.cpp)
 //
-// and mbarriers, named barriers and TMA, which gfx950 does not have, are
-// errors naming the op and the target.
+// mbarriers and named barriers are the same tpxgpu ops on both vendors;
+// gfx950, which has neither, keeps them as words of LDS (the ROCDL
+// lowering's ROCDLBarriers.h).
 //
 //===----------------------------------------------------------------------===//
 #include "TLXLowerToTPXGPU.h"
+#include "TLXAMDTileCopies.h"
 
 #include "TLX/TLXDialect.h"
 
@@ -64,7 +69,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -247,16 +251,18 @@ std::string tpx::tlx::getUnsupportedReason(Operation *op) {
 
 /// Why AMD code generation cannot lower `op`, or "".
 static std::string getAMDUnsupportedReason(Operation *op, StringRef chip) {
-  if (isa<AllocBarriersOp, BarrierViewOp, BarrierWaitOp, BarrierArriveOp,
-          BarrierExpectBytesOp>(op))
-    return "mbarriers are not lowered for AMD GPUs yet (" + chip.str() +
-           " has no hardware mbarrier; an LDS-based one is future work)";
-  if (isa<NamedBarrierOp>(op))
-    return chip.str() + " has no named barriers (s_barrier is "
-                        "workgroup-wide)";
-  if (isa<AsyncDescriptorLoadOp, AsyncDescriptorStoreOp,
-          AsyncDescriptorStoreWaitOp>(op))
-    return chip.str() + " has no TMA; copy tiles with async_load";
+  if (auto load = dyn_cast<AsyncDescriptorLoadOp>(op)) {
+    if (!getAllocation(load.getBuffer()))
+      return "an async_descriptor_load into a buffer slice (the block fills "
+             "whole buffers)";
+    return amd::whyNotTileCopy(load.getDesc());
+  }
+  if (auto store = dyn_cast<AsyncDescriptorStoreOp>(op)) {
+    if (!getAllocation(store.getBuffer()))
+      return "an async_descriptor_store from a buffer slice (the block is "
+             "whole buffers)";
+    return amd::whyNotTileCopy(store.getDesc());
+  }
   if (auto dot = dyn_cast<AsyncDotOp>(op)) {
     Type a = getOperandElementType(dot.getA());
     Type b = getOperandElementType(dot.getB());
@@ -984,6 +990,13 @@ LogicalResult Lowering::lower(BarrierExpectBytesOp op, OpBuilder &b) {
 }
 
 LogicalResult Lowering::lower(AsyncDescriptorLoadOp op, OpBuilder &b) {
+  if (amd) {
+    amd::emitTileLoad(b, op.getLoc(), op.getDesc(), op.getOffsets(),
+                      map.lookup(op.getBuffer()),
+                      getBarrier(b, op.getLoc(), op.getBarrier()),
+                      tg::getNumWarpsAt(op), op.getCache(), op.getEvict());
+    return success();
+  }
   auto make = op.getDesc().getDefiningOp<tt::MakeTensorDescOp>();
   tg::emitTMALoads(b, op.getLoc(), tg::getOrAddTensorMapArgument(make),
                    tg::getTensorMap(make), map.lookup(op.getBuffer()),
@@ -996,6 +1009,11 @@ LogicalResult Lowering::lower(AsyncDescriptorLoadOp op, OpBuilder &b) {
 /// visible to the copy engine (TLX programs fence before the store; the
 /// lowering does too) and in before it does.
 LogicalResult Lowering::lower(AsyncDescriptorStoreOp op, OpBuilder &b) {
+  if (amd) {
+    amd::emitTileStore(b, op.getLoc(), op.getDesc(), op.getOffsets(),
+                       map.lookup(op.getBuffer()), tg::getNumWarpsAt(op));
+    return success();
+  }
   auto make = op.getDesc().getDefiningOp<tt::MakeTensorDescOp>();
   tg::FenceAsyncSharedOp::create(b, op.getLoc());
   tg::BarrierOp::create(b, op.getLoc());
@@ -1006,21 +1024,21 @@ LogicalResult Lowering::lower(AsyncDescriptorStoreOp op, OpBuilder &b) {
 }
 
 /// Only thread 0 has stores to wait for; the others wait for it.
+/// On AMD the stores are the threads' own: they have read the buffer.
 LogicalResult Lowering::lower(AsyncDescriptorStoreWaitOp op, OpBuilder &b) {
-  tg::AsyncTMAStoreWaitOp::create(b, op.getLoc(), op.getPendings());
+  if (!amd)
+    tg::AsyncTMAStoreWaitOp::create(b, op.getLoc(), op.getPendings());
   tg::BarrierOp::create(b, op.getLoc());
   return success();
 }
 
-/// The hardware barrier itself: bar.sync / bar.arrive `id`, `count`
-/// threads. It orders shared memory like a CTA barrier among the threads
-/// that meet there (tpxgpu.barrier in a partition is one of these too).
+/// Barrier `id` among `count` threads (bar.sync / bar.arrive on NVIDIA, an
+/// LDS word on AMD). It orders shared memory like a CTA barrier among the
+/// threads that meet there (tpxgpu.barrier in a partition is one of these
+/// too).
 LogicalResult Lowering::lower(NamedBarrierOp op, OpBuilder &b) {
-  if (op.getArriveOnly())
-    NVVM::BarrierArriveOp::create(b, op.getLoc(), op.getId(), op.getCount());
-  else
-    NVVM::BarrierOp::create(b, op.getLoc(), Type(), op.getId(), op.getCount(),
-                            {}, Value());
+  tg::NamedBarrierOp::create(b, op.getLoc(), op.getId(), op.getCount(),
+                             op.getArriveOnly());
   return success();
 }
 
@@ -1045,15 +1063,15 @@ LogicalResult Lowering::lower(Clock64Op op, OpBuilder &b) {
 /// TLX's id is the block's.
 LogicalResult Lowering::lower(ThreadIdOp op, OpBuilder &b) {
   if (amd) {
-    Type i32 = b.getI32Type();
-    Value id;
-    if (op.getAxis() == 0)
-      id = ROCDL::ThreadIdXOp::create(b, op.getLoc(), i32);
-    else if (op.getAxis() == 1)
-      id = ROCDL::ThreadIdYOp::create(b, op.getLoc(), i32);
-    else
-      id = ROCDL::ThreadIdZOp::create(b, op.getLoc(), i32);
-    op.replaceAllUsesWith(id);
+    // The intrinsic, not rocdl.workitem.id.x: the warp_specialize lowering
+    // rebases those in a partition.
+    static constexpr const char *kIntrinsics[] = {"llvm.amdgcn.workitem.id.x",
+                                                  "llvm.amdgcn.workitem.id.y",
+                                                  "llvm.amdgcn.workitem.id.z"};
+    auto id = LLVM::CallIntrinsicOp::create(
+        b, op.getLoc(), b.getI32Type(),
+        b.getStringAttr(kIntrinsics[op.getAxis()]), ValueRange());
+    op.replaceAllUsesWith(id.getResult(0));
     return success();
   }
   static constexpr const char *kAsm[] = {

@@ -300,4 +300,26 @@ def TPXGPUAnnotateContiguity
   }];
 }
 
+def TPXGPUConvertToBufferOps
+    : Pass<"tpxgpu-convert-to-buffer-ops", "::mlir::ModuleOp"> {
+  let summary = "Turn AMD global loads and stores off one base pointer into "
+                "buffer loads and stores";
+  let description = [{
+    A `tt.load` or `tt.store` whose pointer tensor is a scalar global
+    pointer splatted and advanced by i32 offset tensors
+    (`tt.addptr(tt.splat(%base), %offsets)`, possibly through further
+    `tt.addptr`s, `tt.broadcast`, `tt.expand_dims` and
+    `tpxgpu.convert_layout`) becomes a `tpxgpu.buffer_load` /
+    `tpxgpu.buffer_store` of `%base` at the summed offsets, when MLIR's
+    integer range analysis proves every element's bytes lie in
+    [0, 0x7FFFFFFE) from `%base`. The analysis is given the ranges of tt's
+    index ops (make_range, get_program_id, get_num_programs, and the shape
+    ops, which keep their operand's values). Anything else stays as it is.
+    The op keeps the access's `tpxgpu.contiguity`, so the pass runs after
+    the last tpxgpu-annotate-contiguity. For AMD (CDNA) only.
+  }];
+  let dependentDialects = ["::tpx::tpxgpu::TPXGPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // TPX_CONVERSION_TTTOTPXGPU_PASSES_TD

@@ -61,6 +61,9 @@ LogicalResult BarrierExpectOp::verify() {
 LogicalResult ArriveBarrierOp::verify() {
   return verifyBarrier(*this, getBarrier());
 }
+LogicalResult BarrierCompleteTxOp::verify() {
+  return verifyBarrier(*this, getBarrier());
+}
 LogicalResult WaitBarrierOp::verify() {
   return verifyBarrier(*this, getBarrier());
 }

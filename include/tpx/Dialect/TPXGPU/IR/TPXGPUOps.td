@@ -245,6 +245,74 @@ def TPXGPU_AsyncWaitOp : TPXGPU_Op<"async_wait", [
 }
 
 //===----------------------------------------------------------------------===//
+// AMD buffer loads and stores (CDNA MUBUF, addressed by 32-bit offsets)
+//===----------------------------------------------------------------------===//
+
+class TPXGPU_BufferOp<string mnemonic, list<Trait> traits = []>
+    : TPXGPU_Op<mnemonic, traits> {
+  code extraBufferDeclaration = [{
+    /// The bytes of every element an op reaches must lie in
+    /// [0, kMaxBytes): the lowering's buffer resource holds kMaxBytes
+    /// records, so an offset the pass proved below it is in range and the
+    /// lowering's masked-off offset (0x80000000) is not.
+    static constexpr int64_t kMaxBytes = 0x7FFFFFFE;
+  }];
+}
+
+def TPXGPU_BufferLoadOp : TPXGPU_BufferOp<"buffer_load", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    TPXGPU_TypeInferredFrom<"result", "mask", "::tpx::tt::getI1SameShape($_self)">,
+    TPXGPU_TypeInferredFrom<"result", "other", "$_self">]> {
+  let summary = "load a tensor at i32 element offsets from one scalar base pointer";
+  let description = [{
+    `%v = tpxgpu.buffer_load %base[%offsets] mask %m other %o : !tt.ptr<f32>, tensor<256xi32, #b> -> tensor<256xf32, #b>`
+    reads element `i` at `%base + %offsets[i]` (in elements of the pointee)
+    where `%m[i]` holds, and is `%o[i]` (zero without `other`) elsewhere.
+    `%base` is one global pointer for the whole tensor (kept in scalar
+    registers); the offsets have the result's shape and layout. Every
+    element read lies, in bytes from `%base`, in [0, 0x7FFFFFFE)
+    (tpxgpu-convert-to-buffer-ops proves it); behaviour is undefined
+    otherwise. AMD only: a CDNA buffer load whose masked-off lanes read out
+    of the buffer's range, which returns zero without a branch.
+    The op may carry `tpxgpu.contiguity` (of `%base + %offsets`, as on
+    tt.load) for the lowering's vector width.
+  }];
+  let arguments = (ins TT_ScalarPtr:$base, RankedTensorOf<[I32]>:$offsets,
+    Optional<RankedTensorOf<[I1]>>:$mask, Optional<TPXGPU_Tensor>:$other,
+    DefaultValuedAttr<TT_CacheModifierAttr, "::tpx::tt::CacheModifier::NONE">:$cache,
+    UnitAttr:$isVolatile);
+  let results = (outs TPXGPU_Tensor:$result);
+  let assemblyFormat = [{
+    $base `[` $offsets `]` (`mask` $mask^)? (`other` $other^)?
+    oilist(`cacheModifier` `=` $cache | `volatile` $isVolatile)
+    attr-dict `:` qualified(type($base)) `,` type($offsets) `->` type($result)
+  }];
+  let extraClassDeclaration = extraBufferDeclaration;
+}
+
+def TPXGPU_BufferStoreOp : TPXGPU_BufferOp<"buffer_store", [
+    MemoryEffects<[MemWrite<TPXGPU_GlobalMemory>]>,
+    TPXGPU_TypeInferredFrom<"value", "mask", "::tpx::tt::getI1SameShape($_self)">]> {
+  let summary = "store a tensor at i32 element offsets from one scalar base pointer";
+  let description = [{
+    `tpxgpu.buffer_store %v, %base[%offsets] mask %m : tensor<256xf32, #b>, tensor<256xi32, #b> -> !tt.ptr<f32>`
+    writes element `i` to `%base + %offsets[i]` where `%m[i]` holds; the
+    same range rule as `buffer_load` applies. Masked-off lanes store out of
+    the buffer's range, which the hardware drops.
+  }];
+  let arguments = (ins TPXGPU_Tensor:$value, TT_ScalarPtr:$base,
+    RankedTensorOf<[I32]>:$offsets, Optional<RankedTensorOf<[I1]>>:$mask,
+    DefaultValuedAttr<TT_CacheModifierAttr, "::tpx::tt::CacheModifier::NONE">:$cache);
+  let assemblyFormat = [{
+    $value `,` $base `[` $offsets `]` (`mask` $mask^)?
+    oilist(`cacheModifier` `=` $cache)
+    attr-dict `:` type($value) `,` type($offsets) `->` qualified(type($base))
+  }];
+  let extraClassDeclaration = extraBufferDeclaration;
+}
+
+//===----------------------------------------------------------------------===//
 // mbarriers (a 1-element i64 shared buffer each)
 //===----------------------------------------------------------------------===//
 
@@ -286,6 +354,25 @@ def TPXGPU_ArriveBarrierOp : TPXGPU_MBarrierOp<"arrive_barrier"> {
   }];
 }
 
+def TPXGPU_BarrierCompleteTxOp : TPXGPU_MBarrierOp<"barrier_complete_tx"> {
+  let summary = "count `size` bytes of transactions as done on this phase";
+  let description = [{
+    What a TMA copy does to its barrier when its bytes have landed, done by
+    the program: one thread of the threads that run it removes `size` bytes
+    from the phase's pending transactions (which `barrier_expect` added).
+    It orders nothing itself: the writes it stands for must be complete and
+    visible first (a `tpxgpu.barrier` among the writers before it). AMD's
+    stand-in for TMA copies (tlx's async_descriptor_load on gfx950) ends
+    with it. On NVIDIA: `mbarrier.complete_tx`.
+  }];
+  let arguments = (ins TPXGPU_MemDescType:$barrier,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$size,
+                       Optional<I1>:$pred);
+  let assemblyFormat = [{
+    $barrier `,` $size (`,` $pred^)? attr-dict `:` qualified(type($barrier))
+  }];
+}
+
 def TPXGPU_WaitBarrierOp : TPXGPU_MBarrierOp<"wait_barrier"> {
   let summary = "wait until the mbarrier's phase with parity `phase` completes";
   let arguments = (ins TPXGPU_MemDescType:$barrier, I32:$phase, Optional<I1>:$pred);
@@ -303,6 +390,26 @@ def TPXGPU_BarrierOp : TPXGPU_Op<"barrier", [
     visible to every thread after it.
   }];
   let assemblyFormat = "attr-dict";
+  let hasVerifier = 0;
+}
+
+def TPXGPU_NamedBarrierOp : TPXGPU_Op<"named_barrier", [
+    MemoryEffects<[MemRead<TPXGPU_SharedMemory>, MemWrite<TPXGPU_SharedMemory>,
+                   MemRead<TPXGPU_GlobalMemory>, MemWrite<TPXGPU_GlobalMemory>]>]> {
+  let summary = "barrier `id` among `count` threads (bar.sync / bar.arrive)";
+  let description = [{
+    `tpxgpu.named_barrier %id, %count` (`arrive_only`): every thread that
+    runs it arrives at barrier `id` (0 to 15); the barrier completes when
+    `count` threads (a multiple of the warp size) have arrived, by this op
+    with or without `arrive_only`. Without `arrive_only` a thread then
+    waits for that. Shared-memory writes before an arrival are visible to
+    the threads the barrier releases. Barrier 0 with every thread of the
+    CTA is `tpxgpu.barrier`. On NVIDIA `bar.sync` / `bar.arrive`; on AMD
+    (no named barriers: `s_barrier` is workgroup-wide) a counter per id in
+    LDS that each wavefront arrives at once and waits on (ROCDLBarriers.h).
+  }];
+  let arguments = (ins I32:$id, I32:$count, UnitAttr:$arrive_only);
+  let assemblyFormat = "$id `,` $count (`arrive_only` $arrive_only^)? attr-dict";
   let hasVerifier = 0;
 }
 
