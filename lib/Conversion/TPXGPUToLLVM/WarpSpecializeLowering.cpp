@@ -144,20 +144,23 @@ assignRegisters(tpxgpu::WarpSpecializeOp op, unsigned blockWarps,
   return regs;
 }
 
-/// Counts tid.x from the partition's first thread and gives its barriers
-/// `barrierId`, counting only its threads.
-static void rebasePartition(Region &region, unsigned firstThread,
-                            unsigned threads, unsigned barrierId) {
-  SmallVector<NVVM::ThreadIdXOp> tids;
-  SmallVector<NVVM::Barrier0Op> barriers;
+/// Counts the thread ids (`TidOp`, tid.x or workitem.id.x) of a partition
+/// from its first thread and hands each of its CTA barriers (`BarrierOp`)
+/// to `replace`, which builds what stands for it; the barrier is erased.
+template <typename TidOp, typename BarrierOp>
+static void
+rebasePartitionOps(Region &region, unsigned firstThread,
+                   function_ref<void(OpBuilder &, Location)> replace) {
+  SmallVector<TidOp> tids;
+  SmallVector<BarrierOp> barriers;
   region.walk([&](Operation *op) {
-    if (auto tid = dyn_cast<NVVM::ThreadIdXOp>(op))
+    if (auto tid = dyn_cast<TidOp>(op))
       tids.push_back(tid);
-    else if (auto barrier = dyn_cast<NVVM::Barrier0Op>(op))
+    else if (auto barrier = dyn_cast<BarrierOp>(op))
       barriers.push_back(barrier);
   });
   OpBuilder b(region.getContext());
-  for (NVVM::ThreadIdXOp tid : tids) {
+  for (TidOp tid : tids) {
     if (firstThread == 0)
       break;
     b.setInsertionPointAfter(tid);
@@ -165,48 +168,37 @@ static void rebasePartition(Region &region, unsigned firstThread,
         b, tid.getLoc(), tid, i32Constant(b, tid.getLoc(), firstThread));
     tid.getResult().replaceAllUsesExcept(rebased, rebased.getDefiningOp());
   }
-  for (NVVM::Barrier0Op barrier : barriers) {
+  for (BarrierOp barrier : barriers) {
     b.setInsertionPoint(barrier);
-    Location loc = barrier.getLoc();
-    NVVM::BarrierOp::create(b, loc, Type(), i32Constant(b, loc, barrierId),
-                            i32Constant(b, loc, threads), {}, Value());
+    replace(b, barrier.getLoc());
     barrier.erase();
   }
 }
 
-/// AMD's rebasePartition: workitem ids from the partition's first thread;
-/// its s_barriers (tpxgpu.barrier, which lowered to one with the LDS waits
-/// around it) become table word `barrierWord` among its `threads`, or
-/// nothing where one wavefront is all of them.
+/// NVIDIA: tid.x from the partition's first thread; its bar.sync 0s become
+/// `bar.sync barrierId, threads`.
+static void rebasePartition(Region &region, unsigned firstThread,
+                            unsigned threads, unsigned barrierId) {
+  rebasePartitionOps<NVVM::ThreadIdXOp, NVVM::Barrier0Op>(
+      region, firstThread, [&](OpBuilder &b, Location loc) {
+        NVVM::BarrierOp::create(b, loc, Type(), i32Constant(b, loc, barrierId),
+                                i32Constant(b, loc, threads), {}, Value());
+      });
+}
+
+/// AMD: workitem ids from the partition's first thread; its s_barriers
+/// (tpxgpu.barrier, which lowered to one with the LDS waits around it)
+/// become table word `barrierWord` among its `threads`, or nothing where
+/// one wavefront is all of them.
 static void rebaseAMDPartition(Region &region, unsigned firstThread,
                                unsigned threads, unsigned barrierWord) {
-  SmallVector<ROCDL::ThreadIdXOp> tids;
-  SmallVector<ROCDL::SBarrierOp> barriers;
-  region.walk([&](Operation *op) {
-    if (auto tid = dyn_cast<ROCDL::ThreadIdXOp>(op))
-      tids.push_back(tid);
-    else if (auto barrier = dyn_cast<ROCDL::SBarrierOp>(op))
-      barriers.push_back(barrier);
-  });
-  OpBuilder b(region.getContext());
-  for (ROCDL::ThreadIdXOp tid : tids) {
-    if (firstThread == 0)
-      break;
-    b.setInsertionPointAfter(tid);
-    Value rebased = LLVM::SubOp::create(
-        b, tid.getLoc(), tid, i32Constant(b, tid.getLoc(), firstThread));
-    tid.getResult().replaceAllUsesExcept(rebased, rebased.getDefiningOp());
-  }
-  for (ROCDL::SBarrierOp barrier : barriers) {
-    if (threads > 64) {
-      b.setInsertionPoint(barrier);
-      Location loc = barrier.getLoc();
-      rocdl::emitNamedBarrier(b, loc, i32Constant(b, loc, barrierWord),
-                              i32Constant(b, loc, threads),
-                              /*arriveOnly=*/false);
-    }
-    barrier.erase();
-  }
+  rebasePartitionOps<ROCDL::ThreadIdXOp, ROCDL::SBarrierOp>(
+      region, firstThread, [&](OpBuilder &b, Location loc) {
+        if (threads > 64)
+          rocdl::emitNamedBarrier(b, loc, i32Constant(b, loc, barrierWord),
+                                  i32Constant(b, loc, threads),
+                                  /*arriveOnly=*/false);
+      });
 }
 
 static LogicalResult lowerWarpSpecialize(tpxgpu::WarpSpecializeOp op,
