@@ -895,11 +895,13 @@ def _gfx950_ttir(module):
                                     gemm_pingpong, attention_pipelined,
                                     attention_ws],
                          ids=lambda m: m.__name__.rsplit(".", 1)[1])
-def test_every_tutorial_compiles_for_gfx950(module):
+def test_every_tutorial_compiles_for_gfx950(module, tmp_path):
     # The same kernel source at the tutorial's GFX950_CONFIG: mbarriers and
     # named barriers in LDS, TMA loads as direct-to-LDS copies, async tasks
     # as wavefront ranges (docs/amd-target.md, "TLX on gfx950"). The hsaco
-    # must fit gfx950's 160 KiB of LDS.
+    # must fit gfx950's 160 KiB of LDS, and llvm-objdump disassemble it.
+    import shutil
+    import subprocess
     from tpx.compiler.compiler import compile_ttir
     from tpx.pipeline import resolve
     kernel, text, num_warps = _gfx950_ttir(module)
@@ -915,3 +917,15 @@ def test_every_tutorial_compiles_for_gfx950(module):
         # LDS words updated by compare-and-swap.
         assert compiled.metadata.block_threads > num_warps * 64
         assert "ds_cmpst" in amdgcn or "ds_cmpswap" in amdgcn
+    objdump = (shutil.which("llvm-objdump", path="/usr/lib/llvm-22/bin")
+               or shutil.which("llvm-objdump-22")
+               or shutil.which("llvm-objdump"))
+    assert objdump, "llvm-objdump not found (scripts/install-deps.sh " \
+        "installs llvm-22)"
+    hsaco = tmp_path / "kernel.hsaco"
+    hsaco.write_bytes(compiled.asm["hsaco"])
+    disassembly = subprocess.run(
+        [objdump, "-d", "--mcpu=gfx950", str(hsaco)], capture_output=True,
+        text=True, check=True, timeout=120).stdout
+    assert "v_mfma_f32_" in disassembly
+    assert "s_endpgm" in disassembly

@@ -387,3 +387,44 @@ TEST_F(LinearLayoutTest, UnsupportedLayoutsSayWhy) {
 }
 
 } // namespace
+
+// gfx950's ds_read_b64_tr_b16 as lib/Conversion/TPXGPUToLLVM/
+// AMDTransposedReads.cpp uses it for 16-bit MFMA operands read from a
+// buffer contiguous along M (A) or N (B): within a group of 16 lanes, lane
+// s reads four elements from (r0 + s / 4, c0 + 4 (s % 4)) along the read
+// (K) dimension r and the contiguous one c, where (r0, c0) is what the
+// group's first lane holds in the register; the hardware gives lane t, as
+// element k, element t % 4 of lane 4 k + t / 4's read. Simulated here on
+// the CDNA4 operand layouts, it must give every lane its own registers.
+TEST_F(LinearLayoutTest, TransposedLdsReadsGiveMfmaOperands) {
+  for (const char *instr : {"[32, 32, 16]", "[16, 16, 32]"})
+    for (unsigned opIdx : {0u, 1u}) {
+      std::string mfma = std::string("#tpxgpu.amd_mfma<{version = 4, "
+                                     "warpsPerCTA = [2, 2], instrShape = ") +
+                         instr + "}>";
+      LinearLayout to =
+          layout("#tpxgpu.dot_op<{opIdx = " + std::to_string(opIdx) +
+                     ", parent = " + mfma + ", kWidth = 8}>",
+                 {64, 64});
+      unsigned r = opIdx == 0 ? 1 : 0, c = 1 - r;
+      auto read = [&](unsigned reg, unsigned lane, unsigned warp,
+                      unsigned element) {
+        unsigned s = lane % 16;
+        Coordinate at = to.apply(reg, lane - s, warp);
+        at[r] += s / 4;
+        at[c] += 4 * (s % 4) + element;
+        return at;
+      };
+      for (unsigned warp = 0; warp < 4; ++warp)
+        for (unsigned lane = 0; lane < 64; ++lane)
+          for (unsigned reg = 0; reg < to.getNumRegisters(); reg += 4)
+            for (unsigned k = 0; k < 4; ++k) {
+              unsigned t = lane % 16;
+              unsigned source = lane - t + 4 * k + t / 4;
+              EXPECT_EQ(read(reg, source, warp, t % 4),
+                        to.apply(reg + k, lane, warp))
+                  << instr << " opIdx " << opIdx << " warp " << warp << " lane "
+                  << lane << " register " << reg + k;
+            }
+    }
+}

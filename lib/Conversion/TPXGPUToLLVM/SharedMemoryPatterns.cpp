@@ -16,7 +16,9 @@
 //  - memdesc_subview: + the offset of its (static) first element;
 //  - local_store / local_load: one access per run of registers holding
 //    consecutive elements that are also consecutive in memory (up to 16
-//    bytes), ldmatrix for mma.sync operands of 16-bit types;
+//    bytes), ldmatrix for mma.sync operands of 16-bit types, gfx950's
+//    transposing reads for runs across the contiguous dimension
+//    (AMDTransposedReads.cpp);
 //  - local_dealloc: nothing (the allocation pass reuses the bytes).
 //
 // None of them synchronises: tpxgpu.barrier ops order the threads' accesses
@@ -239,6 +241,11 @@ struct LocalLoadLowering : public OpConversionPattern<tpxgpu::LocalLoadOp> {
           getThreadIds(rewriter, loc), [&](Value row, Value col) {
             return view->address(rewriter, loc, {row, col});
           });
+    } else if (std::optional<unsigned> readDim =
+                   getTransposedReadDim(op, *view, *layout, element)) {
+      registers = loadWithTransposedReads(
+          rewriter, loc, *view, *layout, storageType(rewriter, element),
+          *readDim, getThreadIds(rewriter, loc));
     } else {
       registers = loadFromView(rewriter, loc, *view, *layout, element);
     }

@@ -132,6 +132,21 @@ unsigned getAccessWidth(const SharedView &view, const LinearLayout &regs,
 /// `width` elements aligned; shrink until it does.
 unsigned alignToRows(const SharedView &view, unsigned width, unsigned bytes);
 
+/// gfx950's transposing LDS reads (ds_read_b64_tr_b16,
+/// AMDTransposedReads.cpp): the dimension the registers of `to` run along
+/// when they can be read from `view` with them, else nothing (another chip,
+/// not 16-bit elements, or a layout not made of 4 x 16 blocks).
+std::optional<unsigned> getTransposedReadDim(mlir::Operation *op,
+                                             const SharedView &view,
+                                             const LinearLayout &to,
+                                             mlir::Type element);
+/// Reads every register of `to` from `view` with them.
+llvm::SmallVector<mlir::Value>
+loadWithTransposedReads(mlir::OpBuilder &b, mlir::Location loc,
+                        const SharedView &view, const LinearLayout &to,
+                        mlir::Type element, unsigned readDim,
+                        const ThreadIds &ids);
+
 /// What both vendors' async-copy lowerings check first: a zero (or no)
 /// `other`, an addressable destination, a layout without replication
 /// across threads (each owner would copy the element). The view and the
