@@ -97,7 +97,9 @@ static tg::AmdMfmaEncodingAttr getMfmaLayout(AsyncDotOp dot) {
                                  : cast<RankedTensorType>(a).getShape().back();
   auto acc = cast<RankedTensorType>(dot.getC().getType());
   return tg::chooseAmdMfmaLayout(dot.getContext(), tg::getModuleTarget(dot),
-                                 acc.getShape(), k, tg::getNumWarpsAt(dot));
+                                 acc.getShape(), k, tg::getNumWarpsAt(dot),
+                                 /*warpsAlongM=*/false,
+                                 getOperandElementType(dot.getA()));
 }
 
 /// The K of one wgmma instruction for `dot` (16 for 16-bit operands, 8 for
@@ -271,13 +273,20 @@ static std::string getAMDUnsupportedReason(Operation *op, StringRef chip) {
       return isa<Float8E4M3FNType, Float8E5M2Type>(t);
     };
     bool sixteenBit = a == b && (a.isF16() || a.isBF16());
-    if (!(sixteenBit || (isFp8(a) && isFp8(b))) ||
-        !acc.getElementType().isF32())
+    bool floats =
+        (sixteenBit || (isFp8(a) && isFp8(b))) && acc.getElementType().isF32();
+    bool int8 =
+        a.isInteger(8) && b.isInteger(8) && acc.getElementType().isInteger(32);
+    if (!floats && !int8)
       return "an async_dot other than f16 x f16, bf16 x bf16 or of 8-bit "
-             "floats into f32 (the MFMA forms lowered so far)";
+             "floats into f32, or int8 into i32 (the MFMA forms lowered so "
+             "far)";
     if (!getMfmaLayout(dot))
       return "an async_dot whose tile fits no MFMA block of " + chip.str() +
-             " (M and N multiples of 32 with K of 16, or of 16 with K of 32)";
+             (int8 ? " (M and N multiples of 32 with K of 32, or of 16 with "
+                     "K of 64)"
+                   : " (M and N multiples of 32 with K of 16, or of 16 with "
+                     "K of 32)");
     return "";
   }
   return getUnsupportedReason(op);
@@ -775,8 +784,8 @@ LogicalResult Lowering::lowerForAMD(AsyncDotOp op, OpBuilder &b) {
   // Each operand in its MFMA layout: read from its buffer, or converted
   // from the registers it is in.
   auto operand = [&](Value value, unsigned opIdx) -> FailureOr<Value> {
-    auto layout = tg::DotOperandEncodingAttr::get(op.getContext(), opIdx, mfma,
-                                                  tg::kMfmaOperandKWidth);
+    auto layout = tg::DotOperandEncodingAttr::get(
+        op.getContext(), opIdx, mfma, tg::getMfmaOperandKWidth(mfma));
     if (auto buffer = dyn_cast<BufferType>(value.getType())) {
       auto type = RankedTensorType::get(buffer.getShape(),
                                         buffer.getElementType(), layout);
