@@ -928,6 +928,34 @@ def _corpus_cases(corpus):
                meta.get("num_stages", 3))
 
 
+def _report_python_kernel(report, tmp, tools, name, source, rows, make_ttir,
+                          launch, plugins=()):
+    """Appends the row of a kernel whose TTIR comes from tpx's front end:
+    `make_ttir()` gives (TTIR, num_warps, num_stages); its errors (any
+    kind) are the row's, with `launch` = (num_warps, num_stages) as far as
+    known."""
+    work = os.path.join(tmp, name)
+    os.makedirs(work)
+    ttir_path = os.path.join(work, "kernel.ttir")
+    try:
+        text, warps, stages = make_ttir()
+        with open(ttir_path, "w") as f:
+            f.write(text)
+    except Exception as e:  # the front end's errors, any kind
+        report["kernels"].append({
+            "name": name, "source": source, "rows": rows,
+            "num_warps": launch[0], "num_stages": launch[1],
+            "error": "front end: " + first_line(
+                "%s: %s" % (type(e).__name__, e))})
+        return
+    report["kernels"].append(report_one(name, source, ttir_path, warps,
+                                        stages, work, tools, rows=rows,
+                                        plugins=plugins))
+    print("%-6s %-22s %s" % (source, name, "error" if "error" in
+                             report["kernels"][-1] else "ok"),
+          file=sys.stderr)
+
+
 def build_report(opts):
     build_dir = os.environ.get("TPX_BUILD_DIR", os.path.join(ROOT, "build"))
     tools = {name: _tool(name, build_dir)
@@ -946,53 +974,22 @@ def build_report(opts):
     kernels = import_bench_kernels()
     with tempfile.TemporaryDirectory(prefix="amd-static-") as tmp:
         for entry in bench_kernels():
-            if opts.only and opts.only not in entry.name:
-                continue
-            work = os.path.join(tmp, entry.name)
-            os.makedirs(work)
-            ttir_path = os.path.join(work, "kernel.ttir")
-            try:
-                with open(ttir_path, "w") as f:
-                    f.write(bench_ttir(entry, kernels))
-            except Exception as e:  # the front end's errors, any kind
-                report["kernels"].append({
-                    "name": entry.name, "source": "bench", "rows": entry.rows,
-                    "num_warps": entry.num_warps,
-                    "num_stages": entry.num_stages,
-                    "error": "front end: " + first_line(
-                        "%s: %s" % (type(e).__name__, e))})
-                continue
-            report["kernels"].append(report_one(
-                entry.name, "bench", ttir_path, entry.num_warps,
-                entry.num_stages, work, tools, rows=entry.rows))
-            print("bench  %-22s %s" % (entry.name, "error" if "error" in
-                                       report["kernels"][-1] else "ok"),
-                  file=sys.stderr)
+            if not opts.only or opts.only in entry.name:
+                _report_python_kernel(
+                    report, tmp, tools, entry.name, "bench", entry.rows,
+                    lambda entry=entry: (bench_ttir(entry, kernels),
+                                         entry.num_warps, entry.num_stages),
+                    (entry.num_warps, entry.num_stages))
         tutorials = import_tlx_tutorials()
         tlx_plugin = os.path.join(build_dir, "plugins", "tlx", "TpxTLX.so")
         for entry in tlx_kernels(tutorials):
-            if opts.only and opts.only not in entry.name:
-                continue
-            work = os.path.join(tmp, entry.name)
-            os.makedirs(work)
-            ttir_path = os.path.join(work, "kernel.ttir")
-            try:
-                text, warps, stages = tlx_ttir(entry, tutorials)
-                with open(ttir_path, "w") as f:
-                    f.write(text)
-            except Exception as e:  # the front end's errors, any kind
-                report["kernels"].append({
-                    "name": entry.name, "source": "tlx", "num_warps": None,
-                    "num_stages": None, "error": "front end: " + first_line(
-                        "%s: %s" % (type(e).__name__, e))})
-                continue
-            report["kernels"].append(report_one(
-                entry.name, "tlx", ttir_path, warps, stages, work, tools,
-                rows="python/tlx_tutorials/%s.py at GFX950_CONFIG" %
-                entry.module, plugins=[tlx_plugin]))
-            print("tlx    %-22s %s" % (entry.name, "error" if "error" in
-                                       report["kernels"][-1] else "ok"),
-                  file=sys.stderr)
+            if not opts.only or opts.only in entry.name:
+                _report_python_kernel(
+                    report, tmp, tools, entry.name, "tlx",
+                    "python/tlx_tutorials/%s.py at GFX950_CONFIG" %
+                    entry.module,
+                    lambda entry=entry: tlx_ttir(entry, tutorials),
+                    (None, None), plugins=[tlx_plugin])
         for name, path, warps, stages in _corpus_cases(opts.corpus):
             if opts.only and opts.only not in name:
                 continue

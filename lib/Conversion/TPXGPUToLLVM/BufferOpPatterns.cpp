@@ -108,34 +108,6 @@ static Type getAccessType(OpBuilder &b, unsigned bits) {
   return VectorType::get({bits / 32}, b.getI32Type());
 }
 
-/// An element as the integer it is in memory, and back.
-static Value toMemoryInteger(OpBuilder &b, Location loc, Value value) {
-  Type type = value.getType();
-  if (isa<LLVM::LLVMPointerType>(type))
-    return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), value);
-  if (type.isInteger(1))
-    return LLVM::ZExtOp::create(b, loc, b.getI8Type(), value);
-  if (!type.isInteger())
-    return LLVM::BitcastOp::create(
-        b, loc, b.getIntegerType(type.getIntOrFloatBitWidth()), value);
-  return value;
-}
-
-static Value fromMemoryInteger(OpBuilder &b, Location loc, Value value,
-                               Type type) {
-  if (isa<LLVM::LLVMPointerType>(type))
-    return LLVM::IntToPtrOp::create(b, loc, type, value);
-  if (type.isInteger(1)) {
-    // Any non-zero byte is true (Triton's bools in memory).
-    Value zero = LLVM::ConstantOp::create(b, loc, value.getType(),
-                                          b.getIntegerAttr(value.getType(), 0));
-    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, value, zero);
-  }
-  if (!type.isInteger())
-    return LLVM::BitcastOp::create(b, loc, type, value);
-  return value;
-}
-
 /// The elements of a group as one access' value (lowest element in the
 /// lowest bits, as little-endian memory has them).
 static Value packGroup(OpBuilder &b, Location loc, ArrayRef<Value> elements,

@@ -786,3 +786,32 @@ LogicalResult gpu_lowering::replacePerRegister(
   rewriter.replaceOp(op, pack(rewriter, loc, resultType, results));
   return success();
 }
+
+Value gpu_lowering::nonZero(OpBuilder &b, Location loc, Value integer) {
+  Value zero = LLVM::ConstantOp::create(b, loc, integer.getType(),
+                                        b.getIntegerAttr(integer.getType(), 0));
+  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, integer, zero);
+}
+
+Value gpu_lowering::toMemoryInteger(OpBuilder &b, Location loc, Value value) {
+  Type type = value.getType();
+  if (isa<LLVM::LLVMPointerType>(type))
+    return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), value);
+  if (type.isInteger(1))
+    return LLVM::ZExtOp::create(b, loc, b.getI8Type(), value);
+  if (!type.isInteger())
+    return LLVM::BitcastOp::create(
+        b, loc, b.getIntegerType(type.getIntOrFloatBitWidth()), value);
+  return value;
+}
+
+Value gpu_lowering::fromMemoryInteger(OpBuilder &b, Location loc, Value value,
+                                      Type type) {
+  if (isa<LLVM::LLVMPointerType>(type))
+    return LLVM::IntToPtrOp::create(b, loc, type, value);
+  if (type.isInteger(1))
+    return nonZero(b, loc, value);
+  if (!type.isInteger())
+    return LLVM::BitcastOp::create(b, loc, type, value);
+  return value;
+}

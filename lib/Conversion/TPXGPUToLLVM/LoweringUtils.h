@@ -170,6 +170,17 @@ mlir::Value toSharedStorage(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value fromSharedStorage(mlir::OpBuilder &b, mlir::Location loc,
                               mlir::Value value, mlir::Type type);
 
+/// A bool in memory is a byte, and any non-zero byte is true (Triton's
+/// semantics for loads through !tt.ptr<i1>).
+mlir::Value nonZero(mlir::OpBuilder &b, mlir::Location loc,
+                    mlir::Value integer);
+/// An element as the integer it is in global memory (i1 as a byte,
+/// pointers as i64, floats bitcast), and back.
+mlir::Value toMemoryInteger(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value value);
+mlir::Value fromMemoryInteger(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Value value, mlir::Type type);
+
 /// A tensor staged in an op's scratch in shared memory: row-major, each row
 /// (the last dimension) padded by `rowPad` elements of `storage`.
 struct SharedTile {

@@ -74,14 +74,6 @@ static Value toRegister(OpBuilder &b, Location loc, Value value,
   return value;
 }
 
-/// A bool in memory is a byte, and any non-zero byte is true (Triton's
-/// semantics for loads through !tt.ptr<i1>).
-static Value nonZero(OpBuilder &b, Location loc, Value integer) {
-  Value zero = LLVM::ConstantOp::create(b, loc, integer.getType(),
-                                        b.getIntegerAttr(integer.getType(), 0));
-  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, integer, zero);
-}
-
 static Value fromRegister(OpBuilder &b, Location loc, Value value, Type type) {
   if (isa<LLVM::LLVMPointerType>(type))
     return LLVM::IntToPtrOp::create(b, loc, type, value);
@@ -216,31 +208,6 @@ unsigned gpu_lowering::getVectorWidth(Operation *op, const LinearLayout &layout,
 }
 
 namespace {
-
-/// An element as the integer it is in memory (i1 as a byte, pointers as
-/// i64), and back.
-static Value toMemoryInteger(OpBuilder &b, Location loc, Value value) {
-  Type type = value.getType();
-  if (isa<LLVM::LLVMPointerType>(type))
-    return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), value);
-  if (type.isInteger(1))
-    return LLVM::ZExtOp::create(b, loc, b.getI8Type(), value);
-  if (!type.isInteger())
-    return LLVM::BitcastOp::create(
-        b, loc, b.getIntegerType(type.getIntOrFloatBitWidth()), value);
-  return value;
-}
-
-static Value fromMemoryInteger(OpBuilder &b, Location loc, Value value,
-                               Type type) {
-  if (isa<LLVM::LLVMPointerType>(type))
-    return LLVM::IntToPtrOp::create(b, loc, type, value);
-  if (type.isInteger(1))
-    return nonZero(b, loc, value);
-  if (!type.isInteger())
-    return LLVM::BitcastOp::create(b, loc, type, value);
-  return value;
-}
 
 static VectorType getWordVectorType(OpBuilder &b, const VectorAccess &access) {
   return VectorType::get({static_cast<int64_t>(access.words)},

@@ -16,6 +16,7 @@ import os
 import threading
 
 from tpx.errors import TpxError
+from tpx.runtime.gpu_library import GPUDeviceBuffer, GPUEvent, GPULibrary
 
 # CUdevice_attribute
 ATTR_MAX_THREADS_PER_BLOCK = 1
@@ -138,44 +139,32 @@ def library_name():
     return os.environ.get("TPX_CUDA_DRIVER") or "libcuda.so.1"
 
 
-class DriverAPI:
+class DriverAPI(GPULibrary):
     """The loaded libcuda; functions are attributes (`api.cuInit`)."""
+
+    prefix = "cu"
+    error_type = CudaError
+    success = SUCCESS
 
     def __init__(self):
         name = library_name()
         try:
-            self.lib = ctypes.CDLL(name)
+            lib = ctypes.CDLL(name)
         except OSError as e:
             raise CudaError("%s not found: no NVIDIA driver on this machine "
                             "(%s)" % (name, e)) from None
+        super().__init__(lib)
         self.name = name
-        self._bound = {}
 
-    def function(self, name):
-        """The C function `name` (with argtypes set); CudaError if the
-        driver lacks it."""
-        fn = self._bound.get(name)
-        if fn is not None:
-            return fn
-        try:
-            fn = getattr(self.lib, name)
-        except AttributeError:
-            raise CudaError("the CUDA driver %s lacks '%s' (driver too old?)"
-                            % (self.name, name)) from None
+    def missing(self, name):
+        return CudaError("the CUDA driver %s lacks '%s' (driver too old?)"
+                         % (self.name, name))
+
+    def prototype(self, name, fn):
         fn.restype = ctypes.c_int
         argtypes = _PROTOTYPES.get(name)
         if argtypes is not None:
             fn.argtypes = argtypes
-        self._bound[name] = fn
-        return fn
-
-    def has(self, name):
-        return hasattr(self.lib, name)
-
-    def __getattr__(self, name):
-        if name.startswith("cu"):
-            return self.function(name)
-        raise AttributeError(name)
 
     def error_text(self, result):
         """(name, description) of a CUresult."""
@@ -202,19 +191,6 @@ class DriverAPI:
                         "the message printed above, and the CUDA context of "
                         "this process is no longer usable")
         return message + " [CUresult %d]" % result
-
-    def check(self, result, call, error_type=None):
-        """Raises (error_type or CudaError) unless result is CUDA_SUCCESS."""
-        if result != SUCCESS:
-            error_type = error_type or CudaError
-            error = error_type(self.message(result, call))
-            error.result = result
-            error.call = call
-            raise error
-
-    def call(self, name, *args, what=None):
-        """Calls `name(*args)` and checks the result."""
-        self.check(self.function(name)(*args), what or name)
 
 
 _lock = threading.RLock()
@@ -357,60 +333,27 @@ def synchronize():
     api().call("cuCtxSynchronize")
 
 
-class Event:
+class Event(GPUEvent):
     """A CUDA event with timing, for do_bench without torch."""
 
-    def __init__(self, enable_timing=True):
-        handle = ctypes.c_void_p()
-        api().call("cuEventCreate", ctypes.byref(handle),
-                   0 if enable_timing else 2)
-        self.handle = handle.value
+    api = staticmethod(api)
+    create, record_call = "cuEventCreate", "cuEventRecord"
+    synchronize_call, destroy = "cuEventSynchronize", "cuEventDestroy_v2"
 
-    def record(self, stream=None):
-        api().call("cuEventRecord", self.handle, stream or None)
-
-    def synchronize(self):
-        api().call("cuEventSynchronize", self.handle)
-
-    def elapsed_time(self, end):
-        """Milliseconds from this event to `end` (both recorded)."""
-        driver = api()
-        name = ("cuEventElapsedTime_v2" if driver.has("cuEventElapsedTime_v2")
+    def elapsed_call(self):
+        return ("cuEventElapsedTime_v2"
+                if self._library.has("cuEventElapsedTime_v2")
                 else "cuEventElapsedTime")
-        ms = ctypes.c_float()
-        driver.call(name, ctypes.byref(ms), self.handle, end.handle)
-        return ms.value
-
-    def __del__(self):
-        try:
-            if self.handle and _api is not None:
-                _api.function("cuEventDestroy_v2")(self.handle)
-        except Exception:
-            pass
 
 
-class DeviceBuffer:
+class DeviceBuffer(GPUDeviceBuffer):
     """Device memory from cuMemAlloc (the benchmark's L2 flush buffer when
     torch is absent)."""
 
-    def __init__(self, nbytes):
-        pointer = ctypes.c_uint64()
-        api().call("cuMemAlloc_v2", ctypes.byref(pointer), nbytes,
-                   what="cuMemAlloc(%d bytes)" % nbytes)
-        self.pointer = pointer.value
-        self.nbytes = nbytes
+    api = staticmethod(api)
+    alloc, free, alloc_name = "cuMemAlloc_v2", "cuMemFree_v2", "cuMemAlloc"
+    pointer_type = ctypes.c_uint64
 
-    def data_ptr(self):
-        return self.pointer
-
-    def zero_(self, stream=None):
-        api().call("cuMemsetD32Async", self.pointer, 0, self.nbytes // 4,
-                   stream or None)
-        return self
-
-    def __del__(self):
-        try:
-            if self.pointer and _api is not None:
-                _api.function("cuMemFree_v2")(self.pointer)
-        except Exception:
-            pass
+    def memset(self, stream):
+        self._library.call("cuMemsetD32Async", self.pointer, 0,
+                           self.nbytes // 4, stream or None)

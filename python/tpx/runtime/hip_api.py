@@ -26,6 +26,7 @@ import os
 import re
 import threading
 
+from tpx.runtime.gpu_library import GPUDeviceBuffer, GPUEvent, GPULibrary
 from tpx.runtime.hip import HipError
 
 __all__ = ["HipError", "api", "probe", "device_count", "current_device",
@@ -91,9 +92,6 @@ _PROTOTYPES = {
     "hipEventDestroy": (ctypes.c_int, [ctypes.c_void_p]),
 }
 
-# hipEventCreateWithFlags flags.
-EVENT_DEFAULT = 0
-EVENT_DISABLE_TIMING = 2
 
 
 def library_candidates():
@@ -168,38 +166,25 @@ def _library_path(lib, fallback):
     return fallback
 
 
-class RuntimeAPI:
+class RuntimeAPI(GPULibrary):
     """The loaded HIP runtime; functions are attributes (`api.hipInit`)."""
 
-    def __init__(self):
-        self.lib = open_library()
-        self.path = _library_path(self.lib, self.lib._name)
-        self._bound = {}
+    prefix = "hip"
+    error_type = HipError
+    success = SUCCESS
 
-    def function(self, name):
-        """The C function `name` with its prototype; HipError if the
-        runtime lacks it."""
-        fn = self._bound.get(name)
-        if fn is not None:
-            return fn
-        try:
-            fn = getattr(self.lib, name)
-        except AttributeError:
-            raise HipError("cannot use the HIP runtime %s: the HIP runtime "
-                           "lacks '%s' (runtime too old?)" %
-                           (self.path, name)) from None
+    def __init__(self):
+        lib = open_library()
+        super().__init__(lib)
+        self.path = _library_path(lib, lib._name)
+
+    def missing(self, name):
+        return HipError("cannot use the HIP runtime %s: the HIP runtime "
+                        "lacks '%s' (runtime too old?)" % (self.path, name))
+
+    def prototype(self, name, fn):
         # Every entry point tpx calls has its prototype (the table above).
         fn.restype, fn.argtypes = _PROTOTYPES[name]
-        self._bound[name] = fn
-        return fn
-
-    def has(self, name):
-        return hasattr(self.lib, name)
-
-    def __getattr__(self, name):
-        if name.startswith("hip"):
-            return self.function(name)
-        raise AttributeError(name)
 
     def error_text(self, result):
         """(name, description) of a hipError_t."""
@@ -220,18 +205,6 @@ class RuntimeAPI:
             message += ("; a device-side assertion (tt.assert) failed, see "
                         "the message printed above")
         return message + " [hipError_t %d]" % result
-
-    def check(self, result, call, error_type=None):
-        """Raises (error_type or HipError) unless result is hipSuccess."""
-        if result == SUCCESS:
-            return
-        error = (error_type or HipError)(self.message(result, call))
-        error.result, error.call = result, call
-        raise error
-
-    def call(self, name, *args, what=None):
-        """`name(*args)`, checked (HipError naming `what` or `name`)."""
-        self.check(self.function(name)(*args), what or name)
 
 
 _lock = threading.RLock()
@@ -365,58 +338,22 @@ def synchronize():
     api().call("hipDeviceSynchronize")
 
 
-class Event:
+class Event(GPUEvent):
     """A HIP event with timing, for do_bench without torch."""
 
-    def __init__(self, enable_timing=True):
-        handle = ctypes.c_void_p()
-        api().call("hipEventCreateWithFlags", ctypes.byref(handle),
-                   EVENT_DEFAULT if enable_timing else EVENT_DISABLE_TIMING)
-        self.handle = handle.value
-
-    def record(self, stream=None):
-        api().call("hipEventRecord", self.handle, stream or None)
-
-    def synchronize(self):
-        api().call("hipEventSynchronize", self.handle)
-
-    def elapsed_time(self, end):
-        """Milliseconds from this event to `end` (both recorded)."""
-        ms = ctypes.c_float()
-        api().call("hipEventElapsedTime", ctypes.byref(ms), self.handle,
-                   end.handle)
-        return ms.value
-
-    def __del__(self):
-        try:
-            if self.handle and _api is not None:
-                _api.function("hipEventDestroy")(self.handle)
-        except Exception:
-            pass
+    api = staticmethod(api)
+    create, record_call = "hipEventCreateWithFlags", "hipEventRecord"
+    synchronize_call, elapsed = "hipEventSynchronize", "hipEventElapsedTime"
+    destroy = "hipEventDestroy"
 
 
-class DeviceBuffer:
+class DeviceBuffer(GPUDeviceBuffer):
     """Device memory from hipMalloc (the benchmark's L2 flush buffer when
     torch is absent)."""
 
-    def __init__(self, nbytes):
-        pointer = ctypes.c_void_p()
-        api().call("hipMalloc", ctypes.byref(pointer), nbytes,
-                   what="hipMalloc(%d bytes)" % nbytes)
-        self.pointer = pointer.value or 0
-        self.nbytes = nbytes
+    api = staticmethod(api)
+    alloc, free = "hipMalloc", "hipFree"
 
-    def data_ptr(self):
-        return self.pointer
-
-    def zero_(self, stream=None):
-        api().call("hipMemsetAsync", self.pointer, 0, self.nbytes,
-                   stream or None)
-        return self
-
-    def __del__(self):
-        try:
-            if self.pointer and _api is not None:
-                _api.function("hipFree")(self.pointer)
-        except Exception:
-            pass
+    def memset(self, stream):
+        self._library.call("hipMemsetAsync", self.pointer, 0, self.nbytes,
+                           stream or None)
