@@ -16,7 +16,8 @@ import os
 import threading
 
 from tpx.errors import TpxError
-from tpx.runtime.gpu_library import GPUDeviceBuffer, GPUEvent, GPULibrary
+from tpx.runtime.gpu_library import (GPUDeviceBuffer, GPUEvent, GPULibrary,
+                                     initialized_once)
 
 # CUdevice_attribute
 ATTR_MAX_THREADS_PER_BLOCK = 1
@@ -193,30 +194,14 @@ class DriverAPI(GPULibrary):
         return message + " [CUresult %d]" % result
 
 
-_lock = threading.RLock()
-_api = None
-_api_failure = None
+def _make_api():
+    driver = DriverAPI()
+    driver.call("cuInit", 0)
+    return driver
 
 
-def api():
-    """The initialised driver (cuInit done); CudaError when unusable. The
-    answer is remembered: it does not change within a process."""
-    global _api, _api_failure
-    if _api is not None:
-        return _api
-    with _lock:
-        if _api is not None:
-            return _api
-        if _api_failure is not None:
-            raise CudaError(_api_failure)
-        try:
-            driver = DriverAPI()
-            driver.call("cuInit", 0)
-        except CudaError as e:
-            _api_failure = str(e)
-            raise
-        _api = driver
-        return driver
+# The initialised driver (cuInit done); CudaError when unusable.
+api = initialized_once(_make_api, CudaError)
 
 
 def probe():
@@ -269,6 +254,7 @@ def compute_capability(ordinal):
             device_attribute(ATTR_COMPUTE_CAPABILITY_MINOR, ordinal))
 
 
+_lock = threading.RLock()  # guards _primary
 _primary = {}
 
 

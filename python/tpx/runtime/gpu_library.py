@@ -1,13 +1,15 @@
 """What the ctypes bindings of the CUDA driver (cuda.py) and the HIP
 runtime (hip_api.py) share: a loaded library whose functions are checked
-calls, and the two device objects do_bench needs without torch.
+calls, made once per process, and the two device objects do_bench needs
+without torch.
 
 A vendor module subclasses GPULibrary (its error type, function prefix,
-prototypes and messages) and GPUEvent / GPUDeviceBuffer (the names of its
-calls), and gives each class its `api()`.
+prototypes and messages), makes its `api = initialized_once(...)`, and
+subclasses GPUEvent / GPUDeviceBuffer (the names of its calls).
 """
 
 import ctypes
+import threading
 
 from tpx.errors import TpxError
 
@@ -62,6 +64,33 @@ class GPULibrary:
     def call(self, name, *args, what=None):
         """`name(*args)`, checked (the error names `what` or `name`)."""
         self.check(self.function(name)(*args), what or name)
+
+
+def initialized_once(make, error_type):
+    """A function returning `make()`'s library, made once per process (the
+    answer does not change within it): the first failure (an error_type)
+    is remembered and raised again on every later call."""
+    lock = threading.RLock()
+    state = {"library": None, "failure": None}
+
+    def api():
+        library = state["library"]
+        if library is not None:
+            return library
+        with lock:
+            if state["library"] is not None:
+                return state["library"]
+            if state["failure"] is not None:
+                raise error_type(state["failure"])
+            try:
+                library = make()
+            except error_type as e:
+                state["failure"] = str(e)
+                raise
+            state["library"] = library
+            return library
+
+    return api
 
 
 class GPUEvent:

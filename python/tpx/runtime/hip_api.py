@@ -24,9 +24,9 @@ hipGetDeviceProperties fills (`device_arch`).
 import ctypes
 import os
 import re
-import threading
 
-from tpx.runtime.gpu_library import GPUDeviceBuffer, GPUEvent, GPULibrary
+from tpx.runtime.gpu_library import (GPUDeviceBuffer, GPUEvent, GPULibrary,
+                                     initialized_once)
 from tpx.runtime.hip import HipError
 
 __all__ = ["HipError", "api", "probe", "device_count", "current_device",
@@ -207,11 +207,6 @@ class RuntimeAPI(GPULibrary):
         return message + " [hipError_t %d]" % result
 
 
-_lock = threading.RLock()
-_api = None
-_api_failure = None
-
-
 def _initialize(runtime):
     """hipInit and at least one device, or the reason there is none (the
     C++ runtime's messages)."""
@@ -225,26 +220,15 @@ def _initialize(runtime):
     runtime.check(result, "hipGetDeviceCount")
 
 
-def api():
-    """The initialised runtime (hipInit done, a device present); HipError
-    when unusable. The answer is remembered: it does not change within a
-    process."""
-    global _api, _api_failure
-    if _api is not None:
-        return _api
-    with _lock:
-        if _api is not None:
-            return _api
-        if _api_failure is not None:
-            raise HipError(_api_failure)
-        try:
-            runtime = RuntimeAPI()
-            _initialize(runtime)
-        except HipError as e:
-            _api_failure = str(e)
-            raise
-        _api = runtime
-        return runtime
+def _make_api():
+    runtime = RuntimeAPI()
+    _initialize(runtime)
+    return runtime
+
+
+# The initialised runtime (hipInit done, a device present); HipError when
+# unusable.
+api = initialized_once(_make_api, HipError)
 
 
 def probe():
