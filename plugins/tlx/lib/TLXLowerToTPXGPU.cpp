@@ -1045,8 +1045,19 @@ LogicalResult Lowering::lower(AsyncDescriptorStoreWaitOp op, OpBuilder &b) {
 /// LDS word on AMD). It orders shared memory like a CTA barrier among the
 /// threads that meet there (tpxgpu.barrier in a partition is one of these
 /// too).
+///
+/// TLX counts threads of 32-lane warps (a task of num_warps warps is
+/// num_warps x 32 threads). On AMD a TLX warp is a 64-lane wavefront, so
+/// the count is scaled to the same warps' threads: the barrier still
+/// completes when the warps the program named have arrived.
 LogicalResult Lowering::lower(NamedBarrierOp op, OpBuilder &b) {
-  tg::NamedBarrierOp::create(b, op.getLoc(), op.getId(), op.getCount(),
+  Value count = op.getCount();
+  unsigned threadsPerWarp = tg::getModuleThreadsPerWarp(op);
+  if (threadsPerWarp != 32)
+    count = arith::MulIOp::create(
+        b, op.getLoc(), count,
+        arith::ConstantIntOp::create(b, op.getLoc(), threadsPerWarp / 32, 32));
+  tg::NamedBarrierOp::create(b, op.getLoc(), op.getId(), count,
                              op.getArriveOnly());
   return success();
 }
