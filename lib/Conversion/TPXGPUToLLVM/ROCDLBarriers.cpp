@@ -1,6 +1,7 @@
 //===- ROCDLBarriers.cpp - mbarriers and named barriers in LDS on AMD -----===//
 #include "ROCDLBarriers.h"
 #include "LoweringUtils.h"
+#include "ROCDLPrimitives.h"
 
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -104,11 +105,10 @@ static void ifThen(OpBuilder &b, Location loc, Value condition,
 
 void rocdl::initMBarrier(OpBuilder &b, Location loc, Value word,
                          unsigned count) {
-  ifThen(b, loc, isElected(b, loc, Value()), [&](OpBuilder &then, Location l) {
-    Value initial =
-        i64Const(then, l, int64_t(count) | (int64_t(count) << kCountShift));
-    LLVM::StoreOp::create(then, l, initial, word, /*alignment=*/8);
-  });
+  Value initial =
+      i64Const(b, loc, int64_t(count) | (int64_t(count) << kCountShift));
+  storeWhere(b, loc, initial, word, isElected(b, loc, Value()),
+             /*alignment=*/8);
 }
 
 void rocdl::updateMBarrier(OpBuilder &b, Location loc, Value word,
@@ -237,12 +237,9 @@ void rocdl::finishNamedBarrierTable(ModuleOp module) {
     Value inTable =
         LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, tid,
                              i32Constant(b, loc, kNamedBarrierTableSize));
-    ifThen(b, loc, inTable, [&](OpBuilder &then, Location l) {
-      LLVM::StoreOp::create(
-          then, l, i32Constant(then, l, 0),
-          wordPointer(then, l, getTable(then, l), tid, then.getI32Type()),
-          /*alignment=*/4);
-    });
+    storeWhere(b, loc, i32Constant(b, loc, 0),
+               wordPointer(b, loc, getTable(b, loc), tid, b.getI32Type()),
+               inTable, /*alignment=*/4);
     emitBarrier(b, loc);
   });
 }
