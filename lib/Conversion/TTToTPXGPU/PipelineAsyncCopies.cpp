@@ -48,6 +48,15 @@
 // group; a second barrier retires it in all of them, and only then do the
 // copies overwrite the buffer it read. The MMAs of iteration i then run
 // under the copies' issue and iteration i+1's waits and first barrier.
+// With async-dots-one-barrier the copies instead run D = S-2 iterations
+// ahead, right after that wait: their buffer (i-2) mod S was read by dot
+// i-2, which every warp group retired before iteration i's barrier.
+//
+// The later dots of the body (attention's P x V) lose the fence and
+// barrier tpxgpu-use-wgmma put before them once nothing the threads store
+// into shared memory is left for them to publish: their operands are
+// registers, pipelined buffers (published by the first barrier) or
+// buffers made before the loop.
 //
 //===----------------------------------------------------------------------===//
 #include "LoopSlices.h"
@@ -144,9 +153,10 @@ struct StagedOperand {
 
 class AsyncCopyPipeliner {
 public:
-  AsyncCopyPipeliner(scf::ForOp loop, unsigned numStages, bool asyncDots)
+  AsyncCopyPipeliner(scf::ForOp loop, unsigned numStages, bool asyncDots,
+                     bool oneBarrier)
       : loop(loop), numStages(numStages), distance(numStages - 1),
-        asyncDots(asyncDots) {}
+        asyncDots(asyncDots), oneBarrier(oneBarrier) {}
   LogicalResult match();
   void rewrite();
   /// The loop, rewritten once rewrite() ran.
@@ -181,7 +191,12 @@ private:
 
   scf::ForOp loop;
   unsigned numStages, distance;
-  bool asyncDots;
+  bool asyncDots, oneBarrier;
+  /// The iteration value of the dot kept in flight, once match() found one.
+  std::optional<unsigned> inFlight;
+  /// Whether the copies follow the in-flight dot's wait without a second
+  /// barrier (they then run S-2 iterations ahead, not S-1).
+  bool copiesAfterWait = false;
   SmallVector<StagedOperand> operands;
   WarpGroupDotOp firstDot;
   SetVector<unsigned> advancedArgs;
@@ -286,6 +301,16 @@ LogicalResult AsyncCopyPipeliner::match() {
   if (failed(advance))
     return failure();
   advanceSlice = std::move(*advance);
+
+  // With the dot in flight, the buffer the copies of iteration i+D
+  // overwrite must have been read by a dot every warp group retired. Each
+  // retires dot i-2 before the barrier of iteration i; so D = S-2 needs no
+  // other barrier, while D = S-1 (the buffer of dot i-1) needs a second.
+  inFlight = getInFlightAccumulator();
+  if (inFlight && oneBarrier && numStages >= 3) {
+    copiesAfterWait = true;
+    distance = numStages - 2;
+  }
   return success();
 }
 
@@ -376,6 +401,61 @@ SmallVector<Value> AsyncCopyPipeliner::advance(OpBuilder &b,
   for (unsigned i : advancedArgs)
     values.push_back(next.lookupOrDefault(yield.getOperand(i)));
   return values;
+}
+
+/// Whether a thread of `body` stores into shared memory before `end`: the
+/// stores a fence and barrier before a wgmma publish.
+static bool storesToSharedBefore(Block *body, Operation *end) {
+  for (Operation &op : *body) {
+    if (&op == end)
+      return false;
+    bool stores = false;
+    op.walk([&](Operation *nested) {
+      if (isa<LocalStoreOp>(nested))
+        stores = true;
+      if (auto alloc = dyn_cast<LocalAllocOp>(nested); alloc && alloc.getSrc())
+        stores = true;
+    });
+    if (stores)
+      return true;
+  }
+  return false;
+}
+
+/// Erases the fence and barrier before each dot of `loop` but the first
+/// when they publish nothing: no thread stored into shared memory since the
+/// iteration's first barrier, and the dot reads pipelined buffers
+/// (`pipelined`), registers or buffers made before the loop.
+static void dropRedundantDotBarriers(scf::ForOp loop, WarpGroupDotOp first,
+                                     ArrayRef<Value> pipelined) {
+  Block *body = loop.getBody();
+  SmallVector<WarpGroupDotOp> later;
+  bool seenFirst = false;
+  for (Operation &op : *body)
+    if (auto dot = dyn_cast<WarpGroupDotOp>(&op)) {
+      if (seenFirst)
+        later.push_back(dot);
+      seenFirst |= dot == first;
+    }
+  auto readable = [&](Value operand) {
+    if (!isa<MemDescType>(operand.getType()))
+      return true;
+    if (loop.isDefinedOutsideOfLoop(operand))
+      return true;
+    auto index = operand.getDefiningOp<MemDescIndexOp>();
+    return index && llvm::is_contained(pipelined, index.getSrc());
+  };
+  for (WarpGroupDotOp dot : later) {
+    auto barrier = dyn_cast_or_null<BarrierOp>(dot->getPrevNode());
+    auto fence =
+        barrier ? dyn_cast_or_null<FenceAsyncSharedOp>(barrier->getPrevNode())
+                : nullptr;
+    if (!fence || !readable(dot.getA()) || !readable(dot.getB()) ||
+        storesToSharedBefore(body, fence))
+      continue;
+    barrier->erase();
+    fence->erase();
+  }
 }
 
 void AsyncCopyPipeliner::rewrite() {
@@ -474,7 +554,6 @@ void AsyncCopyPipeliner::rewrite() {
   // with the dot in flight, after the wait that retires dot i-1 and a
   // barrier that retires it in every warp group.
   OpBuilder afterBarrier(firstDot);
-  std::optional<unsigned> inFlight = getInFlightAccumulator();
   if (inFlight) {
     firstDot.setIsAsyncAttr(UnitAttr::get(firstDot.getContext()));
     OpBuilder afterDot(firstDot->getContext());
@@ -486,7 +565,9 @@ void AsyncCopyPipeliner::rewrite() {
     auto wait = WarpGroupDotWaitOp::create(afterDot, loc, ValueRange(inputs),
                                            /*pendings=*/1u);
     body->getTerminator()->setOperand(*inFlight, wait.getResult(0));
-    Operation *retired = BarrierOp::create(afterDot, loc);
+    Operation *retired = wait;
+    if (!copiesAfterWait)
+      retired = BarrierOp::create(afterDot, loc);
     afterBarrier.setInsertionPointAfter(retired);
   }
   IRMapping aheadMapping;
@@ -509,6 +590,11 @@ void AsyncCopyPipeliner::rewrite() {
         convert->erase();
     load->erase();
   }
+
+  SmallVector<Value> pipelined;
+  for (StagedOperand &s : operands)
+    pipelined.push_back(s.buffers);
+  dropRedundantDotBarriers(loop, firstDot, pipelined);
 
   // A loop carrying the values iteration iv+D needs.
   loop = appendIterArgs(loop, values);
@@ -586,7 +672,8 @@ struct PipelineAsyncCopiesPass
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops) {
-      AsyncCopyPipeliner pipeliner(loop, numStages, asyncDots);
+      AsyncCopyPipeliner pipeliner(loop, numStages, asyncDots,
+                                   asyncDotsOneBarrier);
       if (failed(pipeliner.match()))
         continue;
       unsigned original = loop.getNumResults();

@@ -5,6 +5,7 @@
 // barrier, and a drain after the loop. The staging barrier goes.
 // RUN: tpx-opt %s --convert-tt-to-tpxgpu="num-warps=8" --tpxgpu-use-wgmma --canonicalize --tpxgpu-remove-layout-conversions --canonicalize --tpxgpu-annotate-contiguity --tpxgpu-pipeline-async-copies="num-stages=3 async-dots=true" --canonicalize --cse -mlir-print-debuginfo=false | FileCheck %s
 // RUN: tpx-opt %s --convert-tt-to-tpxgpu="num-warps=8" --tpxgpu-use-wgmma --canonicalize --tpxgpu-remove-layout-conversions --canonicalize --tpxgpu-annotate-contiguity --tpxgpu-pipeline-async-copies="num-stages=3" --canonicalize --cse -mlir-print-debuginfo=false | FileCheck %s --check-prefix=SYNC
+// RUN: tpx-opt %s --convert-tt-to-tpxgpu="num-warps=8" --tpxgpu-use-wgmma --canonicalize --tpxgpu-remove-layout-conversions --canonicalize --tpxgpu-annotate-contiguity --tpxgpu-pipeline-async-copies="num-stages=3 async-dots=true async-dots-one-barrier=true" --canonicalize --cse -mlir-print-debuginfo=false | FileCheck %s --check-prefix=ONE
 // RUN: tpx-opt %s --convert-tt-to-tpxgpu="num-warps=8" --tpxgpu-use-wgmma --canonicalize --tpxgpu-remove-layout-conversions --canonicalize --tpxgpu-annotate-contiguity --tpxgpu-pipeline-async-copies="num-stages=1" -mlir-print-debuginfo=false | FileCheck %s --check-prefix=OFF
 
 // CHECK-LABEL: tt.func public @matmul
@@ -66,6 +67,27 @@
 // SYNC: scf.yield
 // SYNC-NEXT: }
 // SYNC-NEXT: tpxgpu.async_wait num = 0
+
+// With async-dots-one-barrier the copies run S-2 = 1 iteration ahead (one group before the
+// loop, none left pending at the wait) and follow the wait that retires dot i-1 with no
+// second barrier: their buffer (i+1) mod 3 was read by dot i-2.
+// ONE-LABEL: tt.func public @matmul
+// ONE: tpxgpu.async_commit_group
+// ONE-NOT: tpxgpu.async_commit_group
+// ONE: scf.for %[[I:.*]] = %{{.*}} to %[[N:.*]] step
+// ONE: %[[AHEAD:.*]] = arith.addi %[[I]], %c1_i32
+// ONE: %[[NEXT:.*]] = arith.remsi %[[AHEAD]], %c3_i32
+// ONE: tpxgpu.async_wait num = 0
+// ONE-NEXT: tpxgpu.fence_async_shared
+// ONE-NEXT: tpxgpu.barrier
+// ONE-NEXT: %[[D:.*]] = tpxgpu.warp_group_dot {{.*}} async
+// ONE-NEXT: tpxgpu.warp_group_dot_wait %[[D]], {{.*}} pendings = 1
+// ONE-NOT: tpxgpu.barrier
+// ONE: tpxgpu.memdesc_index %{{.*}}[%[[NEXT]]]
+// ONE: tpxgpu.async_copy_global_to_local
+// ONE: tpxgpu.async_commit_group
+// ONE-NOT: tpxgpu.barrier
+// ONE: scf.yield
 
 // A load whose masked-off elements are not zero keeps the register path.
 // CHECK-LABEL: tt.func public @nonzero_other

@@ -218,7 +218,12 @@ def TPXGPUPipelineAsyncCopies
     Option<"asyncDots", "async-dots", "bool", /*default=*/"false",
            "Keep a loop's only dot in flight across iterations when the loop "
            "carries its accumulator (async, one wgmma group pending, a second "
-           "barrier before the copies)">
+           "barrier before the copies)">,
+    Option<"asyncDotsOneBarrier", "async-dots-one-barrier", "bool",
+           /*default=*/"false",
+           "With async-dots and num-stages >= 3: copies run S-2 iterations "
+           "ahead, right after the wait that retires dot i-1, so that the "
+           "iteration keeps one barrier">
   ];
   let dependentDialects = ["::tpx::tpxgpu::TPXGPUDialect",
                            "::mlir::arith::ArithDialect"];
