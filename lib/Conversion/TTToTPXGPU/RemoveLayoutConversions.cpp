@@ -539,18 +539,23 @@ static bool propagateForward(SmallVector<ConvertLayoutOp> worklist,
   return changed;
 }
 
-/// The MMA-based layout (a row reduction of an accumulator) that loop
-/// argument `index`'s next value is computed from, if any: the softmax
-/// statistics of attention (running max and sum) are such values.
+/// The MMA-based layout that loop argument `index`'s next value is computed
+/// in before conversions take it to the argument's layout, if any: the
+/// softmax statistics of attention (row reductions of an accumulator) and a
+/// block's probabilities carried to the next iteration's dot (an
+/// accumulator-shaped value) are such values.
 static Attribute getMmaBasedYieldLayout(scf::ForOp loop, unsigned index) {
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   Operation *def = yield.getOperand(index).getDefiningOp();
   if (!def || def->getParentOp() != loop.getOperation())
     return {};
+  // Through a chain of conversions (slice of an MMA layout -> 1-D blocked
+  // -> slice of a blocked layout, say) to the first MMA-based source.
   auto fromConversion = [](Value v) -> Attribute {
-    if (auto convert = v.getDefiningOp<ConvertLayoutOp>()) {
+    while (auto convert = v.getDefiningOp<ConvertLayoutOp>()) {
+      v = convert.getSrc();
       Attribute layout = convert.getSrc().getType().getEncoding();
-      if (isa<SliceEncodingAttr>(layout) && isMmaBased(layout))
+      if (isMmaBased(layout))
         return layout;
     }
     return {};

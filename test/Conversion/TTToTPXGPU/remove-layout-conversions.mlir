@@ -128,3 +128,54 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
     tt.return %r#1 : tensor<32x32xf16, #cols>
   }
 }
+
+// -----
+
+#blocked = #tpxgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#flat = #tpxgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#mma = #tpxgpu.nvidia_mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#a = #tpxgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#b = #tpxgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
+  // Values computed from a dot's result and carried to the next iteration
+  // (a software-pipelined attention's P, used by the next iteration's dot,
+  // and a row statistic converted twice on its way to the yield) are carried
+  // in the MMA-based layouts they are computed in: no conversion is left in
+  // the loop but P's register-only move into the dot's operand layout.
+  // CHECK: #[[ROWS:slice[0-9]*]] = #tpxgpu.slice<{dim = 1, parent = #mma}>
+  // CHECK-LABEL: tt.func public @carried_probabilities
+  // CHECK: scf.for {{.*}} -> (tensor<64x32xf32, #mma>, tensor<64x32xf32, #mma>, tensor<64xf32, #[[ROWS]]>)
+  // CHECK-NOT: tpxgpu.convert_layout
+  // CHECK: tpxgpu.convert_layout %{{.*}} : tensor<64x32xf16, #mma> -> tensor<64x32xf16, #dot_op>
+  // CHECK-NOT: tpxgpu.convert_layout
+  // CHECK: scf.yield
+  tt.func public @carried_probabilities(%q: tensor<64x32xf16, #a>, %k: tensor<32x32xf16, #b>, %v: tensor<32x32xf16, #b>, %n: i32, %out: tensor<64x32x!tt.ptr<f32>, #blocked>, %sums: tensor<64x!tt.ptr<f32>, #flat>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x32xf32, #mma>
+    %p0 = arith.constant dense<0.0> : tensor<64x32xf32, #blocked>
+    %l0 = arith.constant dense<0.0> : tensor<64xf32, #tpxgpu.slice<{dim = 1, parent = #blocked}>>
+    %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %p = %p0, %l = %l0) -> (tensor<64x32xf32, #mma>, tensor<64x32xf32, #blocked>, tensor<64xf32, #tpxgpu.slice<{dim = 1, parent = #blocked}>>) : i32 {
+      %ph = arith.truncf %p : tensor<64x32xf32, #blocked> to tensor<64x32xf16, #blocked>
+      %pa = tpxgpu.convert_layout %ph : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #a>
+      %o = tt.dot %pa, %v, %acc : tensor<64x32xf16, #a> * tensor<32x32xf16, #b> -> tensor<64x32xf32, #mma>
+      %s = tt.dot %q, %k, %zero : tensor<64x32xf16, #a> * tensor<32x32xf16, #b> -> tensor<64x32xf32, #mma>
+      %e = math.exp2 %s : tensor<64x32xf32, #mma>
+      %eb = tpxgpu.convert_layout %e : tensor<64x32xf32, #mma> -> tensor<64x32xf32, #blocked>
+      %sum = "tt.reduce"(%e) <{axis = 1 : i32}> ({
+      ^bb0(%x: f32, %y: f32):
+        %t = arith.addf %x, %y : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<64x32xf32, #mma>) -> tensor<64xf32, #tpxgpu.slice<{dim = 1, parent = #mma}>>
+      %sf = tpxgpu.convert_layout %sum : tensor<64xf32, #tpxgpu.slice<{dim = 1, parent = #mma}>> -> tensor<64xf32, #flat>
+      %sl = tpxgpu.convert_layout %sf : tensor<64xf32, #flat> -> tensor<64xf32, #tpxgpu.slice<{dim = 1, parent = #blocked}>>
+      %ln = arith.addf %l, %sl : tensor<64xf32, #tpxgpu.slice<{dim = 1, parent = #blocked}>>
+      scf.yield %o, %eb, %ln : tensor<64x32xf32, #mma>, tensor<64x32xf32, #blocked>, tensor<64xf32, #tpxgpu.slice<{dim = 1, parent = #blocked}>>
+    }
+    %rb = tpxgpu.convert_layout %r#0 : tensor<64x32xf32, #mma> -> tensor<64x32xf32, #blocked>
+    tt.store %out, %rb : tensor<64x32x!tt.ptr<f32>, #blocked>
+    %lf = tpxgpu.convert_layout %r#2 : tensor<64xf32, #tpxgpu.slice<{dim = 1, parent = #blocked}>> -> tensor<64xf32, #flat>
+    tt.store %sums, %lf : tensor<64x!tt.ptr<f32>, #flat>
+    tt.return
+  }
+}

@@ -42,7 +42,11 @@ def TPXGPURemoveLayoutConversions
     - loop-carried layouts: an scf.for argument that is only read through a
       conversion to layout L and whose yielded value is a conversion from L
       is carried in L (the MMA accumulator of a matmul loop), with one
-      conversion before and after the loop instead of two per iteration.
+      conversion before and after the loop instead of two per iteration;
+      an argument whose yielded value is computed in an MMA-based layout
+      (through a chain of conversions, or an elementwise op of one) is
+      carried in that layout (attention's softmax statistics, a pipelined
+      attention's P).
     Unused ops left behind are erased by the canonicalize that follows.
   }];
   let dependentDialects = ["::tpx::tpxgpu::TPXGPUDialect"];
