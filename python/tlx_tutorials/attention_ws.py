@@ -8,12 +8,8 @@ consumer replicas (one Q tile each) wait for a block, compute S = Q K^T,
 update the online softmax, add P V to their accumulator and release the
 block on `kv_empty` (two arrivals: both consumers read every block). The
 consumers take turns at the tensor cores through two named barriers (the
-ping-pong of TLX's Hopper tutorial): replica r waits at barrier 9 + r, issues
-its MMAs and lets the other one go. The consumers are software-pipelined
-(FlashAttention-3's schedule): a turn issues S_j = Q K_j^T and then
-O += P_{j-1} V_{j-1}, so the softmax of block j (and the other replica's
-turn) runs while O's MMAs do; the first block's turn has no P V yet, and the
-last P V takes a turn of its own.
+ping-pong of TLX's Hopper tutorial): replica r waits at barrier 9 + r before
+its S = Q K^T and lets the other one go after it.
 
 Causal: every key block up to the program's last row is loaded; the
 consumers mask scores above the diagonal (with -1e6, so that a fully masked
@@ -27,21 +23,8 @@ import tpx.language as tl
 import tpx.language.extra.tlx as tlx
 from tpx.tools.tensor_descriptor import TensorDescriptor
 
+from ._attention import online_softmax_step
 from ._host import empty, pick_config
-
-
-@triton.jit
-def _block_probabilities(qk, m_i, qk_scale, offs_m, start_n,
-                         BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr):
-    """The unnormalised probabilities of one key block's scores `qk`, the
-    new running maximum, and the factor that rescales what came before."""
-    qk = qk * qk_scale
-    if CAUSAL:
-        offs_n = start_n + tl.arange(0, BLOCK_N)
-        qk = tl.where(offs_m[:, None] >= offs_n[None, :], qk, -1.0e6)
-    m_new = tl.maximum(m_i, tl.max(qk, 1))
-    p = tl.math.exp2(qk - m_new[:, None])
-    return p, m_new, tl.math.exp2(m_i - m_new)
 
 
 @triton.jit
@@ -87,48 +70,30 @@ def attention_fwd_ws(q_desc, k_desc, v_desc, o_ptr, sm_scale, N_CTX,
             offs_m = start_m * 2 * BLOCK_M + r * BLOCK_M + \
                 tl.arange(0, BLOCK_M)
             m_i = tl.full((BLOCK_M,), -1.0e6, tl.float32)
+            l_i = tl.zeros((BLOCK_M,), tl.float32)
             acc = tl.zeros((BLOCK_M, D), tl.float32)
             qk_scale = sm_scale * 1.44269504
             tlx.barrier_wait(q_full[r], 0)
             if r == 1:
                 # Replica 0 takes the first turn.
                 tlx.named_barrier_arrive(9, 256)
-            # Block 0: S only (there is no P yet).
-            tlx.barrier_wait(kv_full[0], 0)
-            tlx.named_barrier_wait(9 + r, 256)
-            qk = tlx.async_dot(q_bufs[r], tlx.local_trans(k_bufs[0]))
-            tlx.named_barrier_arrive(10 - r, 256)
-            qk = tlx.async_dot_wait(0, qk)
-            p, m_i, alpha = _block_probabilities(qk, m_i, qk_scale, offs_m,
-                                                 0, BLOCK_N, CAUSAL)
-            l_i = tl.sum(p, 1)
-            for j in range(1, num_blocks):
-                # One turn at the tensor cores issues S_j = Q K_j^T and
-                # O += P_{j-1} V_{j-1}; the softmax of block j then runs
-                # while O's MMAs (and the other replica's turn) do.
+            for j in range(0, num_blocks):
                 s = j % NUM_STAGES
-                prev = (j - 1) % NUM_STAGES
                 tlx.barrier_wait(kv_full[s], (j // NUM_STAGES) & 1)
                 tlx.named_barrier_wait(9 + r, 256)
                 qk = tlx.async_dot(q_bufs[r], tlx.local_trans(k_bufs[s]))
-                acc = tlx.async_dot(p.to(tlx.dtype_of(v_desc)), v_bufs[prev],
-                                    acc)
+                qk = tlx.async_dot_wait(0, qk)
                 tlx.named_barrier_arrive(10 - r, 256)
-                qk = tlx.async_dot_wait(1, qk)
-                p, m_i, alpha = _block_probabilities(qk, m_i, qk_scale,
-                                                     offs_m, j * BLOCK_N,
-                                                     BLOCK_N, CAUSAL)
-                l_i = l_i * alpha + tl.sum(p, 1)
+                qk = qk * qk_scale
+                if CAUSAL:
+                    offs_n = j * BLOCK_N + tl.arange(0, BLOCK_N)
+                    qk = tl.where(offs_m[:, None] >= offs_n[None, :], qk,
+                                  -1.0e6)
+                p, m_i, l_i, acc = online_softmax_step(qk, m_i, l_i, acc)
+                acc = tlx.async_dot(p.to(tlx.dtype_of(v_desc)), v_bufs[s],
+                                    acc)
                 acc = tlx.async_dot_wait(0, acc)
-                tlx.barrier_arrive(kv_empty[prev])
-                acc = acc * alpha[:, None]
-            # The last block's O += P V, in a turn of its own.
-            last = (num_blocks - 1) % NUM_STAGES
-            tlx.named_barrier_wait(9 + r, 256)
-            acc = tlx.async_dot(p.to(tlx.dtype_of(v_desc)), v_bufs[last], acc)
-            tlx.named_barrier_arrive(10 - r, 256)
-            acc = tlx.async_dot_wait(0, acc)
-            tlx.barrier_arrive(kv_empty[last])
+                tlx.barrier_arrive(kv_empty[s])
             out = acc / l_i[:, None]
             rows = head * N_CTX + offs_m
             o_ptrs = o_ptr + rows[:, None] * D + tl.arange(0, D)[None, :]
