@@ -168,18 +168,25 @@ static FailureOr<SharedOperand> describeSharedOperand(Operation *op,
 }
 
 /// The descriptor of `operand` starting at byte `offset` (i32) into it.
+/// It is the descriptor of the operand's first byte plus `offset >> 4`:
+/// shared addresses are below 256 KiB (the 14-bit field of address >> 4
+/// covers the whole shared window), so the sum never carries out of the
+/// field, and the first byte's descriptor is the same value at every K
+/// step, which leaves one add per instruction in the loop.
 static Value buildDescriptor(OpBuilder &b, Location loc,
                              const SharedOperand &operand, Value offset) {
   Value address =
       LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), operand.base);
-  address = LLVM::AddOp::create(b, loc, address, offset);
-  Value field = LLVM::AndOp::create(
-      b, loc, LLVM::LShrOp::create(b, loc, address, i32Constant(b, loc, 4)),
-      i32Constant(b, loc, 0x3FFF));
-  Value wide = LLVM::ZExtOp::create(b, loc, b.getI64Type(), field);
-  return LLVM::OrOp::create(
-      b, loc, wide,
+  Value start = LLVM::ZExtOp::create(
+      b, loc, b.getI64Type(),
+      LLVM::LShrOp::create(b, loc, address, i32Constant(b, loc, 4)));
+  Value first = LLVM::OrOp::create(
+      b, loc, start,
       i64Constant(b, loc, static_cast<int64_t>(operand.constantBits)));
+  Value units = LLVM::ZExtOp::create(
+      b, loc, b.getI64Type(),
+      LLVM::LShrOp::create(b, loc, offset, i32Constant(b, loc, 4)));
+  return LLVM::AddOp::create(b, loc, first, units);
 }
 
 /// The origin (i32 row, column) of this thread's warp group in the
@@ -298,12 +305,13 @@ static Value packRegister(OpBuilder &b, Location loc,
 }
 
 /// One wgmma instruction: `acc` (instrN / 2 f32 or s32 registers) += A x
-/// B, with A from `aDesc` (i64) or the four i32 registers `aRegs`.
+/// B, with A from `aDesc` (i64) or the four i32 registers `aRegs`; with
+/// `overwrite`, acc = A x B (scale-d = 0: `acc` is not read).
 static SmallVector<Value> emitWgmma(OpBuilder &b, Location loc,
                                     ArrayRef<Value> acc, Value aDesc,
                                     ArrayRef<Value> aRegs, Value bDesc,
                                     unsigned instrN, const WgmmaKind &kind,
-                                    bool transB) {
+                                    bool transB, bool overwrite) {
   unsigned n = acc.size();
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -352,13 +360,29 @@ static SmallVector<Value> emitWgmma(OpBuilder &b, Location loc,
   else
     llvm::append_range(operands, aRegs);
   operands.push_back(bDesc);
-  operands.push_back(i32Constant(b, loc, 1)); // scale-d: accumulate
+  operands.push_back(i32Constant(b, loc, overwrite ? 0 : 1)); // scale-d
   llvm::append_range(operands, acc);
   SmallVector<Type> fields(n, acc.front().getType());
   Value result = inlinePtx(
       b, loc, LLVM::LLVMStructType::getLiteral(b.getContext(), fields),
       operands, text, constraints, /*sideEffects=*/true);
   return unpack(b, loc, result);
+}
+
+/// Whether `value` is a constant all of whose elements are zero (a dot
+/// that starts from `tl.zeros`).
+static bool isZeroConstant(Value value) {
+  Attribute constant;
+  if (!matchPattern(value, m_Constant(&constant)))
+    return false;
+  auto dense = dyn_cast<DenseElementsAttr>(constant);
+  if (!dense || !dense.isSplat())
+    return false;
+  if (auto f = dyn_cast<FloatAttr>(dense.getSplatValue<Attribute>()))
+    return f.getValue().isPosZero();
+  if (auto i = dyn_cast<IntegerAttr>(dense.getSplatValue<Attribute>()))
+    return i.getValue().isZero();
+  return false;
 }
 
 namespace {
@@ -441,6 +465,7 @@ struct WarpGroupDotLowering : public OpConversionPattern<WarpGroupDotOp> {
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
 
     auto [groupRow, groupCol] = getWarpGroupOrigin(rewriter, loc, *acc);
+    bool zeroC = isZeroConstant(op.getC());
     SmallVector<Value> c = unpack(rewriter, loc, adaptor.getC());
     unsigned perInstr = instrN / 2;
     for (unsigned tile = 0, e = c.size() / perInstr; tile < e; ++tile) {
@@ -474,9 +499,15 @@ struct WarpGroupDotLowering : public OpConversionPattern<WarpGroupDotOp> {
                              ArrayRef<Value>(aRegs).slice(
                                  it->second + reg * perRegister, perRegister)));
         }
+        // A zero accumulator is not materialized: the first K step
+        // overwrites the registers instead of adding to zeros (S = Q K^T).
+        bool overwrite = k0 == 0 && zeroC;
+        if (overwrite)
+          for (Value &reg : current)
+            reg = LLVM::PoisonOp::create(rewriter, loc, reg.getType());
         current = emitWgmma(rewriter, loc, current, aDesc, aFragment, bDesc,
                             instrN, *kind,
-                            /*transB=*/!bShared->kContiguous);
+                            /*transB=*/!bShared->kContiguous, overwrite);
       }
       for (unsigned i = 0; i < perInstr; ++i)
         c[tile * perInstr + i] = current[i];

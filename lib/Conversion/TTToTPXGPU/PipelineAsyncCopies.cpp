@@ -494,10 +494,44 @@ void AsyncCopyPipeliner::rewrite() {
 
   // The body: the iteration's buffer index, and iteration iv+D's copies
   // right after the barrier before the first dot.
-  OpBuilder top = OpBuilder::atBlockBegin(body);
+  // The buffer indices (and, for TMA, the phase parity) are counters the
+  // loop carries, wrapped at S: a remainder of the induction variable would
+  // cost a division every iteration and keep the backend from seeing that
+  // each copy's address is the slot's base plus a constant.
   Value iv = loop.getInductionVar();
-  Value slot = getRotatingBufferIndex(top, loop, 0, numStages);
-  Value aheadSlot = getRotatingBufferIndex(top, loop, distance, numStages);
+  auto yieldOp = cast<scf::YieldOp>(body->getTerminator());
+  OpBuilder atYield(yieldOp);
+  SmallVector<Value> counterInits;
+  Value one = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1));
+  Value last =
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(numStages - 1));
+  auto addCounter = [&](int64_t start) -> std::pair<Value, Value> {
+    counterInits.push_back(
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(start)));
+    Value arg = body->addArgument(b.getI32Type(), loc);
+    Value wraps = arith::CmpIOp::create(atYield, loc, arith::CmpIPredicate::eq,
+                                        arg, last);
+    Value zero =
+        arith::ConstantOp::create(atYield, loc, atYield.getI32IntegerAttr(0));
+    Value next =
+        arith::SelectOp::create(atYield, loc, wraps, zero,
+                                arith::AddIOp::create(atYield, loc, arg, one));
+    yieldOp.getResultsMutable().append(ValueRange{next});
+    return {arg, wraps};
+  };
+  auto [slot, slotWraps] = addCounter(0);
+  Value aheadSlot = addCounter(distance % numStages).first;
+  Value parity;
+  if (hasCopies(/*tma=*/true)) {
+    // Flips each time the slot counter wraps: (i / S) mod 2.
+    counterInits.push_back(
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)));
+    parity = body->addArgument(b.getI32Type(), loc);
+    Value flipped = arith::XOrIOp::create(atYield, loc, parity, one);
+    yieldOp.getResultsMutable().append(
+        arith::SelectOp::create(atYield, loc, slotWraps, flipped, parity)
+            .getResult());
+  }
 
   // The dots read this iteration's buffers. The staging ops go, and with
   // them the barrier before the stores where nothing else is staged now.
@@ -542,9 +576,7 @@ void AsyncCopyPipeliner::rewrite() {
     AsyncWaitOp::create(beforeFence, loc, ValueRange(), distance - 1);
   if (hasCopies(/*tma=*/true)) {
     Value barrier = getMBarrierView(beforeFence, loc, barriers, slot);
-    WaitBarrierOp::create(beforeFence, loc, barrier,
-                          getRotationParity(beforeFence, loop, numStages),
-                          Value());
+    WaitBarrierOp::create(beforeFence, loc, barrier, parity, Value());
   }
 
   SmallVector<BlockArgument> aheadArgs;
@@ -596,8 +628,10 @@ void AsyncCopyPipeliner::rewrite() {
     pipelined.push_back(s.buffers);
   dropRedundantDotBarriers(loop, firstDot, pipelined);
 
-  // A loop carrying the values iteration iv+D needs.
-  loop = appendIterArgs(loop, values);
+  // A loop carrying the buffer counters and the values iteration iv+D
+  // needs (in the order their block arguments were added).
+  llvm::append_range(counterInits, values);
+  loop = appendIterArgs(loop, counterInits);
 
   OpBuilder exit(loop);
   exit.setInsertionPointAfter(loop);

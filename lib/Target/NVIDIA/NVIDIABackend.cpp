@@ -72,7 +72,7 @@ static constexpr const char *kSimtLLIRPasses =
     "convert-index-to-llvm{index-bitwidth=64},"
     "convert-func-to-llvm{index-bitwidth=64},"
     "convert-cf-to-llvm{index-bitwidth=64},reconcile-unrealized-casts,"
-    "canonicalize,cse";
+    "tpx-nvidia-fp-contract,canonicalize,cse";
 
 // tt -> tensors/loops (as on the CPU), bufferization, 64-bit indices.
 static constexpr const char *kOneThreadLLIRPasses =

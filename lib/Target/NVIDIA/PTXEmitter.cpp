@@ -13,6 +13,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -45,6 +46,21 @@ std::string tpx::getCUDAHome() {
   return home && *home ? home : "/usr/local/cuda";
 }
 
+/// Shared (and const, local) memory addresses are 32 bits wide on every
+/// NVIDIA GPU; NVPTX's default data layout makes them 64-bit pointers, and
+/// then every shared address computation in a loop (cp.async and wgmma
+/// descriptor addresses, the staging stores) is two 32-bit SASS
+/// instructions, plus conversions. NVPTX exposes the 32-bit layout only as
+/// this option (its data layout follows it), set once for the process.
+static void useShortSharedPointers() {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("nvptx-short-ptr");
+  if (it == options.end())
+    return;
+  if (auto *option = static_cast<llvm::cl::opt<bool> *>(it->second))
+    option->setValue(true);
+}
+
 static std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(llvm::StringRef chip, std::string &error) {
   static std::once_flag once;
@@ -53,6 +69,7 @@ createTargetMachine(llvm::StringRef chip, std::string &error) {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    useShortSharedPointers();
   });
   llvm::Triple triple(kTriple);
   const llvm::Target *target =

@@ -23,12 +23,10 @@
 // CHECK: tpxgpu.memdesc_index %[[BB]][%c1_i32]
 // CHECK: tpxgpu.async_copy_global_to_local
 // CHECK: tpxgpu.async_commit_group
-// The loop carries the accumulator and the pointers of iteration iv + 2.
-// CHECK: %[[R:.*]]:3 = scf.for %[[I:.*]] = %{{.*}} to %[[N:.*]] step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[PA:.*]] = %{{.*}}, %[[PB:.*]] = %{{.*}})
+// The loop carries the accumulator, the buffer slots of iterations iv and iv + 2 (counters
+// wrapping at 3) and the pointers of iteration iv + 2.
+// CHECK: %[[R:.*]]:5 = scf.for %[[I:.*]] = %{{.*}} to %[[N:.*]] step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[SLOT:.*]] = %c0_i32, %[[NEXT:.*]] = %c2_i32, %[[PA:.*]] = %{{.*}}, %[[PB:.*]] = %{{.*}})
 // CHECK-NOT: tt.load
-// CHECK: %[[SLOT:.*]] = arith.remsi %[[I]], %c3_i32
-// CHECK: %[[AHEAD:.*]] = arith.addi %[[I]], %c2_i32
-// CHECK: %[[NEXT:.*]] = arith.remsi %[[AHEAD]], %c3_i32
 // CHECK: %[[VA:.*]] = tpxgpu.memdesc_index %[[BA]][%[[SLOT]]]
 // CHECK: %[[VB:.*]] = tpxgpu.memdesc_index %[[BB]][%[[SLOT]]]
 // CHECK-NEXT: tpxgpu.async_wait num = 1
@@ -39,6 +37,7 @@
 // CHECK-NEXT: %[[D:.*]] = tpxgpu.warp_group_dot %[[VA]], %[[VB]], %[[ACC]] async
 // CHECK-NEXT: %[[W:.*]]:3 = tpxgpu.warp_group_dot_wait %[[D]], %[[VA]], %[[VB]] pendings = 1
 // CHECK-NEXT: tpxgpu.barrier
+// CHECK: %[[AHEAD:.*]] = arith.addi %[[I]], %c2_i32
 // CHECK: arith.cmpi slt, %[[AHEAD]], %[[N]]
 // CHECK: tpxgpu.memdesc_index %[[BA]][%[[NEXT]]]
 // CHECK: tpxgpu.async_copy_global_to_local %[[PA]]
@@ -46,7 +45,10 @@
 // CHECK: tpxgpu.async_copy_global_to_local %[[PB]]
 // CHECK: tpxgpu.async_commit_group
 // CHECK-NOT: tpxgpu.barrier
-// CHECK: scf.yield %[[W]]#0
+// CHECK: %[[WRAP:.*]] = arith.cmpi eq, %[[SLOT]], %c2_i32
+// CHECK: %[[INC:.*]] = arith.addi %[[SLOT]], %c1_i32
+// CHECK: %[[SLOT1:.*]] = arith.select %[[WRAP]], %c0_i32, %[[INC]]
+// CHECK: scf.yield %[[W]]#0, %[[SLOT1]],
 // CHECK: tpxgpu.warp_group_dot_wait %[[R]]#0 pendings = 0
 // CHECK-NEXT: tpxgpu.async_wait num = 0
 // CHECK-NEXT: tpxgpu.barrier
@@ -74,9 +76,7 @@
 // ONE-LABEL: tt.func public @matmul
 // ONE: tpxgpu.async_commit_group
 // ONE-NOT: tpxgpu.async_commit_group
-// ONE: scf.for %[[I:.*]] = %{{.*}} to %[[N:.*]] step
-// ONE: %[[AHEAD:.*]] = arith.addi %[[I]], %c1_i32
-// ONE: %[[NEXT:.*]] = arith.remsi %[[AHEAD]], %c3_i32
+// ONE: scf.for %[[I:.*]] = %{{.*}} to %[[N:.*]] step {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %c0_i32, %[[NEXT:.*]] = %c1_i32,
 // ONE: tpxgpu.async_wait num = 0
 // ONE-NEXT: tpxgpu.fence_async_shared
 // ONE-NEXT: tpxgpu.barrier

@@ -36,6 +36,20 @@ def TPXNVIDIAMathToLibdevice
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def TPXNVIDIAFPContract : Pass<"tpx-nvidia-fp-contract", "::mlir::ModuleOp"> {
+  let summary = "Let LLVM fuse float multiplies and adds into FMAs";
+  let description = [{
+    Marks every `llvm.fmul`, `llvm.fadd` and `llvm.fsub` (scalars and
+    vectors) `contract`, so that the NVPTX backend may fuse a multiply
+    feeding an add into one `fma.rn` (one rounding instead of two). This is
+    Triton's default (`enable_fp_fusion=True`): flash attention's
+    `qk * scale - m` and layernorm's `x * w + b` become single FMAs, as in
+    Triton's PTX. A pipeline without this pass (a pipeline text, or a
+    plugin's edit, that removes it) rounds every operation on its own, as
+    the CPU target does. Ops already marked keep their other flags.
+  }];
+}
+
 def TPXNVIDIACopiesToLoops
     : Pass<"tpx-nvidia-copies-to-loops", "::mlir::ModuleOp"> {
   let summary = "Rewrite memref.copy as linalg.copy, which becomes loops";
