@@ -123,13 +123,3 @@ Value tpx::getRotatingBufferIndex(OpBuilder &b, scf::ForOp loop, int64_t ahead,
                    arith::RemSIOp::create(b, loc, iteration, constant(count)));
 }
 
-Value tpx::getRotationParity(OpBuilder &b, scf::ForOp loop, int64_t count) {
-  Location loc = loop.getLoc();
-  auto constant = [&](int64_t v) -> Value {
-    return arith::ConstantOp::create(
-        b, loc, b.getIntegerAttr(loop.getInductionVar().getType(), v));
-  };
-  Value round = arith::DivSIOp::create(
-      b, loc, getIteration(b, loop, 0, constant), constant(count));
-  return castToI32(b, loc, arith::RemSIOp::create(b, loc, round, constant(2)));
-}

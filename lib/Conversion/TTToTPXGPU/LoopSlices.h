@@ -42,12 +42,6 @@ getAdvanceSlice(mlir::scf::ForOp loop, llvm::SetVector<unsigned> &iterArgs,
 mlir::Value getRotatingBufferIndex(mlir::OpBuilder &b, mlir::scf::ForOp loop,
                                    int64_t ahead, int64_t count);
 
-/// The i32 parity ((iv - lb) / step / count) mod 2 of the round of `count`
-/// rotating buffers iteration iv is in: the phase of the buffer's mbarrier
-/// that its data completes.
-mlir::Value getRotationParity(mlir::OpBuilder &b, mlir::scf::ForOp loop,
-                              int64_t count);
-
 /// `value` (an integer of any width, or an index) as an i32.
 mlir::Value castToI32(mlir::OpBuilder &b, mlir::Location loc,
                       mlir::Value value);
