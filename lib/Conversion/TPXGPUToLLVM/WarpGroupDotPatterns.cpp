@@ -370,19 +370,9 @@ static SmallVector<Value> emitWgmma(OpBuilder &b, Location loc,
 }
 
 /// Whether `value` is a constant all of whose elements are zero (a dot
-/// that starts from `tl.zeros`).
+/// that starts from `tl.zeros`): +0.0 floats or integer zeros, splat.
 static bool isZeroConstant(Value value) {
-  Attribute constant;
-  if (!matchPattern(value, m_Constant(&constant)))
-    return false;
-  auto dense = dyn_cast<DenseElementsAttr>(constant);
-  if (!dense || !dense.isSplat())
-    return false;
-  if (auto f = dyn_cast<FloatAttr>(dense.getSplatValue<Attribute>()))
-    return f.getValue().isPosZero();
-  if (auto i = dyn_cast<IntegerAttr>(dense.getSplatValue<Attribute>()))
-    return i.getValue().isZero();
-  return false;
+  return matchPattern(value, m_PosZeroFloat()) || matchPattern(value, m_Zero());
 }
 
 namespace {

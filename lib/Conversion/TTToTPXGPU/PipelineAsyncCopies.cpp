@@ -409,14 +409,13 @@ static bool storesToSharedBefore(Block *body, Operation *end) {
   for (Operation &op : *body) {
     if (&op == end)
       return false;
-    bool stores = false;
-    op.walk([&](Operation *nested) {
-      if (isa<LocalStoreOp>(nested))
-        stores = true;
-      if (auto alloc = dyn_cast<LocalAllocOp>(nested); alloc && alloc.getSrc())
-        stores = true;
+    WalkResult found = op.walk([](Operation *nested) {
+      auto alloc = dyn_cast<LocalAllocOp>(nested);
+      return isa<LocalStoreOp>(nested) || (alloc && alloc.getSrc())
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
     });
-    if (stores)
+    if (found.wasInterrupted())
       return true;
   }
   return false;
