@@ -19,7 +19,9 @@
 //   copy iterations 0..D-1 into %A[k], %B[k]; commit after each
 //   scf.for %iv iter_args(%acc, %pa', %pb')        (%p' = %p of iv + D)
 //     async_wait num = D-1                          (iteration iv's group)
-//     tpxgpu.fence_async_shared ; tpxgpu.barrier
+//     tpxgpu.barrier                   (no proxy fence: only thread stores
+//                                       need one before wgmma, and the
+//                                       stores before the loop get one)
 //     copy iteration iv+D into %A[(i+D) mod S], %B[...]; commit
 //     %d = warp_group_dot %A[i mod S], %B[i mod S], %acc
 //     scf.yield %d, advance(%pa'), advance(%pb')
@@ -463,7 +465,11 @@ void AsyncCopyPipeliner::rewrite() {
   OpBuilder b(loop);
 
   // The buffers, then the copies of the first D iterations. The barrier
-  // orders them after earlier readers of the bytes.
+  // orders them after earlier readers of the bytes. The fence publishes to
+  // the async proxy what threads stored before the loop (a loop-invariant
+  // operand staged once, attention's Q): the fences before the dots go
+  // when the body itself stores nothing (below).
+  FenceAsyncSharedOp::create(b, loc);
   BarrierOp::create(b, loc);
   for (StagedOperand &s : operands) {
     MemDescType single = s.single;
@@ -577,6 +583,12 @@ void AsyncCopyPipeliner::rewrite() {
     Value barrier = getMBarrierView(beforeFence, loc, barriers, slot);
     WaitBarrierOp::create(beforeFence, loc, barrier, parity, Value());
   }
+  // cp.async and TMA copies need no proxy fence before wgmma reads them (as
+  // Triton and CUTLASS's cp.async mainloops have it): only stores by the
+  // threads do. Without any in the body, the fence (a MEMBAR.ALL.CTA plus
+  // FENCE.VIEW.ASYNC every iteration) goes; the barrier stays.
+  if (!storesToSharedBefore(body, fence))
+    fence->erase();
 
   SmallVector<BlockArgument> aheadArgs;
   for (Value value : values)

@@ -8,7 +8,6 @@
 // CHECK-LABEL: tt.func public @chain
 // CHECK: scf.for
 // CHECK: tpxgpu.async_wait num = 1
-// CHECK-NEXT: tpxgpu.fence_async_shared
 // CHECK-NEXT: tpxgpu.barrier
 // CHECK: tpxgpu.async_commit_group
 // CHECK: tpxgpu.warp_group_dot {{.*}} : !tpxgpu.memdesc<128x64xf16, {{.*}}>, !tpxgpu.memdesc<64x64xf16, {{.*}}, alloc_shape = 3x64x64>

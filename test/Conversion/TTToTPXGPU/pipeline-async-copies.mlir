@@ -1,15 +1,18 @@
 // tpxgpu-pipeline-async-copies: a wgmma loop's operand loads become
 // cp.async copies into num-stages buffers, D = num-stages - 1 iterations
-// ahead: D copies before the loop, a wait for the oldest group before the
-// dot's fence and barrier, the next iteration's copies right after that
-// barrier, and a drain after the loop. The staging barrier goes.
+// ahead: D copies before the loop (after a proxy fence for what was stored
+// before it), a wait for the oldest group before the dot's barrier (no proxy
+// fence: cp.async data needs none before wgmma), the next iteration's copies
+// right after that barrier, and a drain after the loop. The staging barrier
+// goes.
 // RUN: tpx-opt %s --convert-tt-to-tpxgpu="num-warps=8" --tpxgpu-use-wgmma --canonicalize --tpxgpu-remove-layout-conversions --canonicalize --tpxgpu-annotate-contiguity --tpxgpu-pipeline-async-copies="num-stages=3 async-dots=true" --canonicalize --cse -mlir-print-debuginfo=false | FileCheck %s
 // RUN: tpx-opt %s --convert-tt-to-tpxgpu="num-warps=8" --tpxgpu-use-wgmma --canonicalize --tpxgpu-remove-layout-conversions --canonicalize --tpxgpu-annotate-contiguity --tpxgpu-pipeline-async-copies="num-stages=3" --canonicalize --cse -mlir-print-debuginfo=false | FileCheck %s --check-prefix=SYNC
 // RUN: tpx-opt %s --convert-tt-to-tpxgpu="num-warps=8" --tpxgpu-use-wgmma --canonicalize --tpxgpu-remove-layout-conversions --canonicalize --tpxgpu-annotate-contiguity --tpxgpu-pipeline-async-copies="num-stages=3 async-dots=true async-dots-one-barrier=true" --canonicalize --cse -mlir-print-debuginfo=false | FileCheck %s --check-prefix=ONE
 // RUN: tpx-opt %s --convert-tt-to-tpxgpu="num-warps=8" --tpxgpu-use-wgmma --canonicalize --tpxgpu-remove-layout-conversions --canonicalize --tpxgpu-annotate-contiguity --tpxgpu-pipeline-async-copies="num-stages=1" -mlir-print-debuginfo=false | FileCheck %s --check-prefix=OFF
 
 // CHECK-LABEL: tt.func public @matmul
-// CHECK: tpxgpu.barrier
+// CHECK: tpxgpu.fence_async_shared
+// CHECK-NEXT: tpxgpu.barrier
 // CHECK: %[[BA:.*]] = tpxgpu.local_alloc : !tpxgpu.memdesc<3x128x64xf16, #{{.*}}, mutable>
 // CHECK: %[[BB:.*]] = tpxgpu.local_alloc : !tpxgpu.memdesc<3x64x128xf16, #{{.*}}, mutable>
 // Iteration 0 into buffer 0, iteration 1 into buffer 1, a group each.
@@ -30,7 +33,6 @@
 // CHECK: %[[VA:.*]] = tpxgpu.memdesc_index %[[BA]][%[[SLOT]]]
 // CHECK: %[[VB:.*]] = tpxgpu.memdesc_index %[[BB]][%[[SLOT]]]
 // CHECK-NEXT: tpxgpu.async_wait num = 1
-// CHECK-NEXT: tpxgpu.fence_async_shared
 // CHECK-NEXT: tpxgpu.barrier
 // With async-dots the dot stays in flight: dot i-1 retires here, in every warp group after
 // the barrier, and only then is its buffer overwritten.
@@ -58,7 +60,6 @@
 // SYNC-LABEL: tt.func public @matmul
 // SYNC: scf.for
 // SYNC: tpxgpu.async_wait num = 1
-// SYNC-NEXT: tpxgpu.fence_async_shared
 // SYNC-NEXT: tpxgpu.barrier
 // SYNC: tpxgpu.async_copy_global_to_local
 // SYNC: tpxgpu.async_copy_global_to_local
@@ -78,7 +79,6 @@
 // ONE-NOT: tpxgpu.async_commit_group
 // ONE: scf.for %[[I:.*]] = %{{.*}} to %[[N:.*]] step {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %c0_i32, %[[NEXT:.*]] = %c1_i32,
 // ONE: tpxgpu.async_wait num = 0
-// ONE-NEXT: tpxgpu.fence_async_shared
 // ONE-NEXT: tpxgpu.barrier
 // ONE-NEXT: %[[D:.*]] = tpxgpu.warp_group_dot {{.*}} async
 // ONE-NEXT: tpxgpu.warp_group_dot_wait %[[D]], {{.*}} pendings = 1

@@ -24,8 +24,8 @@
 // CHECK: tpxgpu.barrier_expect %{{.*}}, 32768, %{{.*}}
 // CHECK: scf.for
 // CHECK-NOT: tt.descriptor_load
+// TMA writes through the async proxy wgmma reads through: no proxy fence.
 // CHECK: tpxgpu.wait_barrier
-// CHECK-NEXT: tpxgpu.fence_async_shared
 // CHECK-NEXT: tpxgpu.barrier
 // CHECK: %[[EXISTS:.*]] = arith.cmpi slt
 // CHECK: tpxgpu.barrier_expect %{{.*}}, 32768, %[[EXISTS]]
