@@ -7,18 +7,23 @@ for that kernel, all timed in one process beside Triton's kernel.
   python3 bench/ab_pipeline.py --tpx-bin .device/bin --out ab.json \\
       --row "matmul bf16 4096x4096x4096" \\
       --variant base= \\
-      --variant "async=num-stages=3}=>num-stages=3 async-dots=true}"
+      --variant "async=copies{num-stages=3}=>copies{num-stages=3 async-dots=true}"
 
 A variant is NAME=EDITS, EDITS `old=>new` replacements joined by `;;`
 (empty: the pipeline as it is). An edit that matches nothing is an error,
 so that a renamed pass does not silently measure the base twice. Every
 output is checked against torch; `--dump DIR` keeps Triton's ttgir/ptx and
-each variant's ptx. Triton is timed before and after the variants, so the
-report shows the clock's drift.
+each variant's ptx and cubin. Triton and the variants are timed in interleaved
+rounds (`--rounds`); the report gives medians and every round's times.
+`--rounds 0` launches each variant once and then Triton's kernel once,
+untimed, for a profiler:
+
+  ncu --kernel-name regex:matmul python3 bench/ab_pipeline.py --rounds 0 ...
 """
 import argparse
 import json
 import os
+import shutil
 import sys
 import tempfile
 
@@ -54,7 +59,9 @@ def edited_pipeline(tpx_bin, src, spec, edits, out):
     return text
 
 
-def run_variant(tpx_bin, src, spec, ref, edits, work, name, dump):
+def build_variant(tpx_bin, src, spec, ref, edits, work, name, dump):
+    """Compiles one variant and checks its output; returns (launch,
+    result) with the result's timing left for the rounds."""
     pipeline = os.path.join(work, name + ".pipeline")
     text = edited_pipeline(tpx_bin, src, spec, edits, pipeline + ".base")
     with open(pipeline, "w") as f:
@@ -69,6 +76,7 @@ def run_variant(tpx_bin, src, spec, ref, edits, work, name, dump):
             tpx_bin, src, spec["num_warps"], spec["num_stages"],
             os.path.join(dump, name + ".ptx"), "--stop-after", "ptx",
             *extra), dict(os.environ))
+        shutil.copy(cubin, os.path.join(dump, name + ".cubin"))
     with open(cubin + ".json") as f:
         metadata = json.load(f)
     kernel = bench.TpxKernel(cubin, metadata,
@@ -81,11 +89,15 @@ def run_variant(tpx_bin, src, spec, ref, edits, work, name, dump):
     torch.cuda.synchronize()
     ok, error = bench.check_close(spec["out"], ref, spec["tol"],
                                   spec.get("atol_scale"))
-    ms = bench.time_ms(launch, warm=False)
-    return {"ms": ms, "rate": spec["work"] / (ms * 1e-3), "correct": ok,
-            "max_error": error, "regs": metadata.get("num_regs"),
-            "spills": metadata.get("num_spills"),
-            "shared": metadata.get("shared_memory")}
+    return launch, {"correct": ok, "max_error": error,
+                    "regs": metadata.get("num_regs"),
+                    "spills": metadata.get("num_spills"),
+                    "shared": metadata.get("shared_memory")}
+
+
+def median(values):
+    values = sorted(values)
+    return values[len(values) // 2]
 
 
 def run_row(opts, name, variants):
@@ -115,21 +127,41 @@ def run_row(opts, name, variants):
         for stage in ("ttir", "ttgir", "ptx"):
             with open(os.path.join(dump, "triton." + stage), "w") as f:
                 f.write(compiled.asm[stage])
-    result = {"row": row_name, "triton_ms_before": triton_ms(),
-              "variants": {}}
+        with open(os.path.join(dump, "triton.cubin"), "wb") as f:
+            f.write(compiled.asm["cubin"])
+    result = {"row": row_name, "rounds": opts.rounds, "variants": {}}
+    launches = {}
     for variant, edits in variants:
         try:
-            result["variants"][variant] = run_variant(
+            launches[variant], result["variants"][variant] = build_variant(
                 opts.tpx_bin, src, spec, ref, edits, work, variant, dump)
         except Exception as exc:  # a failing variant is a reported result
             result["variants"][variant] = {"error": bench._error_text(exc)}
-    result["triton_ms_after"] = triton_ms()
-    triton_rate = spec["work"] / (min(result["triton_ms_before"],
-                                      result["triton_ms_after"]) * 1e-3)
-    result["triton_rate"] = triton_rate
-    for variant, got in result["variants"].items():
-        if "rate" in got:
-            got["over_triton"] = got["rate"] / triton_rate
+    # Rounds interleave Triton and every variant, so that clock drift
+    # (10% between the start and end of a run has been seen) hits all of
+    # them alike; each kernel's figure is its median over the rounds and
+    # each variant's ratio the median of its per-round ratios.
+    if opts.rounds == 0:
+        # For a profiler: Triton's kernel once; each variant has run once
+        # already (its check).
+        kernel[grid](*spec["args"], **launch)
+        torch.cuda.synchronize()
+        return result
+    triton_times, times = [], {v: [] for v in launches}
+    for _ in range(opts.rounds):
+        triton_times.append(triton_ms())
+        for variant, variant_launch in launches.items():
+            times[variant].append(bench.time_ms(variant_launch))
+    result["triton_ms"] = median(triton_times)
+    result["triton_ms_rounds"] = triton_times
+    result["triton_rate"] = spec["work"] / (result["triton_ms"] * 1e-3)
+    for variant, ms in times.items():
+        got = result["variants"][variant]
+        got["ms"] = median(ms)
+        got["ms_rounds"] = ms
+        got["rate"] = spec["work"] / (got["ms"] * 1e-3)
+        got["over_triton"] = median(
+            [t / m for t, m in zip(triton_times, ms)])
     return result
 
 
@@ -142,6 +174,9 @@ def main():
                         help="NAME=old=>new;;old=>new (repeatable)")
     parser.add_argument("--out", required=True)
     parser.add_argument("--dump", metavar="DIR")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="interleaved timing rounds (default 5); 0: "
+                        "each kernel launched once, untimed, for a profiler")
     opts = parser.parse_args()
     variants = [parse_variant(v) for v in opts.variant]
     results = []
@@ -150,8 +185,12 @@ def main():
         with open(opts.out, "w") as f:
             json.dump(results, f, indent=1)
         r = results[-1]
+        if not opts.rounds:
+            continue
+        spread = r["triton_ms_rounds"]
         print(f"{r['row']}: Triton {r['triton_rate']:.1f} "
-              f"({r['triton_ms_before']:.4f} / {r['triton_ms_after']:.4f} ms)")
+              f"({min(spread):.4f}-{max(spread):.4f} ms over "
+              f"{r['rounds']} rounds)")
         for variant, got in r["variants"].items():
             if "error" in got:
                 print(f"  {variant}: ERROR {got['error'][:300]}")

@@ -3,7 +3,7 @@
 # carries .mlir-runtime/ (Debian's LLVM/MLIR runtime .debs, from
 # ../shared/device/fetch-mlir-runtime.sh) and .device/ (stripped bin/, lib/,
 # the corpus and unpack-mlir-runtime.sh; see docs/nvidia-target.md).
-#   bench/run-on-h200.sh corpus|sanitizer|pytest|paths|sanitizer-suite|bench|
+#   bench/run-on-h200.sh corpus|sanitizer|racecheck|pytest|paths|sanitizer-suite|bench|
 #                        quick|python|main|tutorials|launch|frontend|autotune|
 #                        tlx
 #   (any subset, in order; paths and sanitizer-suite need pytest first)
@@ -36,6 +36,20 @@ for step in "$@"; do
       compute-sanitizer --tool memcheck --print-limit 5 "$bin/tpx-run" "$c" --target cuda 2>&1 | tail -3
     done > "$out/cuda-sanitizer.txt" 2>&1
     grep -E "^==|ERROR SUMMARY|PASS|FAIL" "$out/cuda-sanitizer.txt" | head -60 ;;
+  racecheck)
+    # Shared-memory hazards in the software-pipelined kernels: the corpus
+    # cases whose loops feed wgmma from cp.async buffers, then the
+    # warp-specialized TLX kernels at small sizes (bench/checks).
+    for c in matmul_f16_256 matmul_f16_odd attn_fwd_f16; do
+      echo "== $c"
+      compute-sanitizer --tool racecheck --print-limit 5 "$bin/tpx-run" \
+        .device/corpus/$c --target cuda 2>&1 | tail -3
+    done > "$out/cuda-racecheck.txt" 2>&1
+    echo "== tlx_ws_kernels" >> "$out/cuda-racecheck.txt"
+    TPX_BUILD_DIR=$PWD/.device PYTHONPATH=$PWD/python timeout 240 \
+      compute-sanitizer --tool racecheck --print-limit 5 \
+      python3 bench/checks/tlx_ws_kernels.py >> "$out/cuda-racecheck.txt" 2>&1
+    grep -E "^==|ERROR SUMMARY|RACECHECK SUMMARY|PASS|FAIL" "$out/cuda-racecheck.txt" | head -40 ;;
   pytest)
     # The CPU test suite's kernels, run on the GPU (tests of CPU-only
     # behaviour -- bounds checking, x86 inline asm, shapes Triton does not

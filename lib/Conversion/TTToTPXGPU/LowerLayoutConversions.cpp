@@ -211,11 +211,21 @@ struct Staging {
 };
 } // namespace
 
-/// True when the op before `at` is a barrier, which already orders what a
-/// leading barrier at `at` would.
+/// True when a barrier precedes `at` in its block with only ops that touch
+/// no memory in between (address arithmetic, conversions of registers; no
+/// conversion still to be lowered, no region and no op whose lowering uses
+/// scratch shared memory): it already orders what a leading barrier at `at`
+/// would. A matmul's epilogue conversion follows the pipeliner's drain barrier
+/// this way.
 static bool followsBarrier(Operation *at) {
-  Operation *prev = at->getPrevNode();
-  return prev && isa<BarrierOp>(prev);
+  for (Operation *prev = at->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (isa<BarrierOp>(prev))
+      return true;
+    if (!isMemoryEffectFree(prev) || isa<ConvertLayoutOp>(prev) ||
+        prev->getNumRegions() != 0 || getScratchBytes(prev) != 0)
+      return false;
+  }
+  return false;
 }
 
 /// barrier; local_alloc %x; barrier; local_load.

@@ -202,3 +202,56 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
     tt.return
   }
 }
+
+// -----
+
+// A barrier with only register arithmetic after it (a matmul epilogue after
+// the pipeliner's drain barrier) already orders earlier readers before the
+// conversion's stores: no second leading barrier. An op in between that
+// touches memory (a load) or a reduction (its lowering uses scratch shared
+// memory) keeps it.
+
+#row = #tpxgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#col = #tpxgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func private @after_barrier(
+  // CHECK-NEXT: tpxgpu.barrier
+  // CHECK-NEXT: arith.truncf
+  // CHECK-NEXT: tpxgpu.local_alloc
+  // CHECK-NEXT: tpxgpu.barrier
+  // CHECK-NEXT: tpxgpu.local_load
+  tt.func private @after_barrier(%x: tensor<32x32xf32, #row>) -> tensor<32x32xf16, #col> {
+    tpxgpu.barrier
+    %h = arith.truncf %x : tensor<32x32xf32, #row> to tensor<32x32xf16, #row>
+    %y = tpxgpu.convert_layout %h : tensor<32x32xf16, #row> -> tensor<32x32xf16, #col>
+    tt.return %y : tensor<32x32xf16, #col>
+  }
+
+  // CHECK-LABEL: tt.func private @load_between(
+  // CHECK-NEXT: tpxgpu.barrier
+  // CHECK-NEXT: tt.load
+  // CHECK-NEXT: tpxgpu.barrier
+  // CHECK-NEXT: tpxgpu.local_alloc
+  tt.func private @load_between(%p: tensor<32x32x!tt.ptr<f16>, #row>) -> tensor<32x32xf16, #col> {
+    tpxgpu.barrier
+    %h = tt.load %p : tensor<32x32x!tt.ptr<f16>, #row>
+    %y = tpxgpu.convert_layout %h : tensor<32x32xf16, #row> -> tensor<32x32xf16, #col>
+    tt.return %y : tensor<32x32xf16, #col>
+  }
+
+  // CHECK-LABEL: tt.func private @reduce_between(
+  // CHECK-NEXT: tpxgpu.barrier
+  // CHECK-NEXT: tt.reduce
+  // CHECK: tpxgpu.barrier
+  // CHECK-NEXT: tpxgpu.local_alloc
+  tt.func private @reduce_between(%x: tensor<32x32xf16, #row>) -> (tensor<32x32xf16, #col>, tensor<32xf16, #tpxgpu.slice<{dim = 0, parent = #row}>>) {
+    tpxgpu.barrier
+    %r = "tt.reduce"(%x) ({
+    ^bb0(%a: f16, %b: f16):
+      %m = arith.addf %a, %b : f16
+      tt.reduce.return %m : f16
+    }) {axis = 0 : i32} : (tensor<32x32xf16, #row>) -> tensor<32xf16, #tpxgpu.slice<{dim = 0, parent = #row}>>
+    %y = tpxgpu.convert_layout %x : tensor<32x32xf16, #row> -> tensor<32x32xf16, #col>
+    tt.return %y, %r : tensor<32x32xf16, #col>, tensor<32xf16, #tpxgpu.slice<{dim = 0, parent = #row}>>
+  }
+}
