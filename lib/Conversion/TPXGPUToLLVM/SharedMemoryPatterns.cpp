@@ -47,6 +47,26 @@ FailureOr<SharedView> gpu_lowering::getView(Operation *op, Value memdesc,
   return SharedView{*layout, type, pointer};
 }
 
+std::optional<int64_t> SharedView::getConstantDistance(const LinearLayout &regs,
+                                                       unsigned reg) const {
+  unsigned dropped = layout.getAllocShape().size() - regs.getRank();
+  auto offsetOf = [&](const Coordinate &coordinate) {
+    SmallVector<int64_t> full(dropped, 0);
+    full.append(coordinate.begin(), coordinate.end());
+    return int64_t(layout.getByteOffset(full));
+  };
+  std::optional<int64_t> distance;
+  for (unsigned warp = 0; warp < regs.getNumWarps(); ++warp)
+    for (unsigned lane = 0; lane < regs.getNumLanes(); ++lane) {
+      int64_t here = offsetOf(regs.apply(reg, lane, warp)) -
+                     offsetOf(regs.apply(0, lane, warp));
+      if (distance && *distance != here)
+        return std::nullopt;
+      distance = here;
+    }
+  return distance;
+}
+
 unsigned gpu_lowering::getAccessWidth(const SharedView &view,
                                       const LinearLayout &regs,
                                       unsigned bytes) {

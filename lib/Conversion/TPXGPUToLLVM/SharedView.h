@@ -107,6 +107,14 @@ struct SharedView {
     return LLVM::GEPOp::create(b, loc, pointer.getType(), b.getI8Type(),
                                pointer, ArrayRef<LLVM::GEPArg>{offset});
   }
+  /// The byte distance from register 0's element to register `reg`'s in
+  /// layout `regs` (of this view's shape) when it is the same in every
+  /// thread, checked over all lanes and warps. NVMMA swizzles XOR only
+  /// address bits the register part leaves alone (rows 8 apart share their
+  /// swizzle), so a thread's copies are then one address plus constants,
+  /// which the backend folds into immediate offsets.
+  std::optional<int64_t> getConstantDistance(const LinearLayout &regs,
+                                             unsigned reg) const;
   /// The view dimension that is contiguous in memory, if the view has it.
   std::optional<unsigned> contiguousDim() const {
     unsigned dropped = layout.getAllocShape().size() - type.getRank();
