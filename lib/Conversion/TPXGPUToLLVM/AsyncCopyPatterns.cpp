@@ -117,25 +117,14 @@ struct AsyncCopyLowering
         getContext(), copyBytes == kMaxCopyBytes
                           ? NVVM::LoadCacheModifierKind::CG
                           : NVVM::LoadCacheModifierKind::CA);
-    // Register 0's address, and the others as constants past it where
-    // the distance is the same in every thread (a swizzled tile's rows 8
-    // apart): one address computation per copy op, not per copy.
-    Value first = view->address(rewriter, loc, thread);
+    // One address computation per copy op where the swizzle allows: the
+    // other copies are constants past register 0's (rows 8 apart).
+    Value first;
     for (unsigned reg = 0, e = pointers.size(); reg < e; reg += width) {
       if (reg & duplicates)
         continue;
-      Value dst;
-      if (std::optional<int64_t> distance =
-              view->getConstantDistance(*layout, reg))
-        dst = *distance == 0
-                  ? first
-                  : LLVM::GEPOp::create(
-                        rewriter, loc, first.getType(), rewriter.getI8Type(),
-                        first, ArrayRef<LLVM::GEPArg>{int32_t(*distance)});
-      else
-        dst = view->address(
-            rewriter, loc,
-            getElementCoordinate(rewriter, loc, *layout, reg, thread));
+      Value dst =
+          view->registerAddress(rewriter, loc, *layout, reg, thread, first);
       Value mask = masks.empty() ? Value() : masks[reg];
       if (copyBytes < 4) {
         copySynchronously(rewriter, loc, dst, pointers[reg], mask, copyBytes);

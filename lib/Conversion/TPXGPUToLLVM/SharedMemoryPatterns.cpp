@@ -67,6 +67,20 @@ std::optional<int64_t> SharedView::getConstantDistance(const LinearLayout &regs,
   return distance;
 }
 
+Value SharedView::registerAddress(OpBuilder &b, Location loc,
+                                  const LinearLayout &regs, unsigned reg,
+                                  ArrayRef<Value> thread, Value &first) const {
+  std::optional<int64_t> distance = getConstantDistance(regs, reg);
+  if (!distance)
+    return address(b, loc, getElementCoordinate(b, loc, regs, reg, thread));
+  if (!first)
+    first = address(b, loc, thread);
+  if (*distance == 0)
+    return first;
+  return LLVM::GEPOp::create(b, loc, first.getType(), b.getI8Type(), first,
+                             ArrayRef<LLVM::GEPArg>{int32_t(*distance)});
+}
+
 unsigned gpu_lowering::getAccessWidth(const SharedView &view,
                                       const LinearLayout &regs,
                                       unsigned bytes) {

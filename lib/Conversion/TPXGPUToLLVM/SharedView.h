@@ -115,6 +115,14 @@ struct SharedView {
   /// which the backend folds into immediate offsets.
   std::optional<int64_t> getConstantDistance(const LinearLayout &regs,
                                              unsigned reg) const;
+  /// The address of register `reg`'s element of `regs` in this thread
+  /// (`thread`: getThreadCoordinate): register 0's address plus the
+  /// constant distance where there is one, else its own address. `first`
+  /// caches register 0's address across calls (null before the first).
+  mlir::Value registerAddress(OpBuilder &b, Location loc,
+                              const LinearLayout &regs, unsigned reg,
+                              ArrayRef<mlir::Value> thread,
+                              mlir::Value &first) const;
   /// The view dimension that is contiguous in memory, if the view has it.
   std::optional<unsigned> contiguousDim() const {
     unsigned dropped = layout.getAllocShape().size() - type.getRank();

@@ -30,7 +30,7 @@
 // Buffer (i+D) mod S = (i-1) mod S was last read by iteration i-1's dots,
 // which every thread has finished once it is past iteration i's barrier
 // (the dots are synchronous), so the copies are issued right after that
-// barrier and overlap this iteration's MMAs. The masks of the copies gain
+// barrier, before this iteration's MMAs, and land while they run. The masks of the copies gain
 // `iv + D*step < ub`: a copy past the end reads nothing (it writes zeros
 // into a buffer no dot reads). The drain after the loop keeps in-flight
 // copies from landing in bytes the allocator gives to later buffers.
