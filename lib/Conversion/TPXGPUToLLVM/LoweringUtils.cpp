@@ -443,37 +443,10 @@ SmallVector<Value> gpu_lowering::exchangeThroughSharedMemory(
   return result;
 }
 
-unsigned gpu_lowering::getRegisterRun(const LinearLayout &layout, unsigned dim,
-                                      unsigned maxElements) {
-  auto isUnit = [&](ArrayRef<int64_t> basis, int64_t step) {
-    for (unsigned d = 0; d < layout.getRank(); ++d)
-      if (basis[d] != (d == dim ? step : 0))
-        return false;
-    return true;
-  };
-  ArrayRef<Coordinate> regs = layout.getBases(LinearLayout::Register);
-  unsigned bits = 0;
-  while (bits < regs.size() && (2u << bits) <= maxElements &&
-         isUnit(regs[bits], int64_t(1) << bits))
-    ++bits;
-  // Every other basis must leave those low bits alone, or the group would
-  // start at an unaligned element.
-  auto keepsLowBits = [&](ArrayRef<Coordinate> bases) {
-    return llvm::all_of(bases, [&](const Coordinate &b) {
-      return (b[dim] & ((int64_t(1) << bits) - 1)) == 0;
-    });
-  };
-  while (bits > 0 && !(keepsLowBits(regs.drop_front(bits)) &&
-                       keepsLowBits(layout.getBases(LinearLayout::Lane)) &&
-                       keepsLowBits(layout.getBases(LinearLayout::Warp))))
-    --bits;
-  return 1u << bits;
-}
-
 /// The width of one vector shared-memory access along the last dimension
 /// (at most 16 bytes).
 static unsigned getVectorWidth(const LinearLayout &layout, unsigned bytes) {
-  return getRegisterRun(layout, layout.getRank() - 1, std::max(1u, 16 / bytes));
+  return layout.getRegisterRun(layout.getRank() - 1, std::max(1u, 16 / bytes));
 }
 
 std::optional<unsigned>

@@ -251,12 +251,6 @@ loadMmaOperandWithLdmatrix(mlir::OpBuilder &b, mlir::Location loc,
 /// (version 2) operand of a 16-bit type.
 std::optional<unsigned> getLdmatrixOperand(mlir::RankedTensorType type);
 
-/// How many consecutive registers of `layout` hold consecutive elements
-/// along dimension `dim`, starting at a multiple of that count in every
-/// thread, capped at `maxElements` (a power of two).
-unsigned getRegisterRun(const LinearLayout &layout, unsigned dim,
-                        unsigned maxElements);
-
 /// How many registers of `layout`, from each multiple of the result, one
 /// global access of `op` (a tt.load/tt.store or async copy) may move: a
 /// run along one dimension within what its `tpxgpu.contiguity` proves and

@@ -36,7 +36,7 @@ static SharedTile getScratchTile(OpBuilder &b, Location loc, Operation *op,
 /// run), such a run is contiguous and aligned to its size (the scratch
 /// starts 128-byte aligned).
 static unsigned getAccessWidth(const LinearLayout &layout, unsigned bytes) {
-  return getRegisterRun(layout, layout.getRank() - 1, std::max(1u, 16 / bytes));
+  return layout.getRegisterRun(layout.getRank() - 1, std::max(1u, 16 / bytes));
 }
 
 static SmallVector<Value> sameCoordinate(ArrayRef<Value> c) {

@@ -29,6 +29,7 @@
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUSharedAccess.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUSharedLayout.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -84,31 +85,13 @@ Value SharedView::registerAddress(OpBuilder &b, Location loc,
 unsigned gpu_lowering::getAccessWidth(const SharedView &view,
                                       const LinearLayout &regs,
                                       unsigned bytes) {
-  std::optional<unsigned> dim = view.contiguousDim();
-  if (!dim)
-    return 1;
-  return getRegisterRun(regs, *dim,
-                        std::min(view.layout.getMaxContiguousElements(),
-                                 std::max(1u, 16 / bytes)));
+  return tpxgpu::getSharedRegisterRun(view.layout, view.type.getRank(), regs,
+                                      bytes);
 }
 
 unsigned gpu_lowering::alignToRows(const SharedView &view, unsigned width,
                                    unsigned bytes) {
-  ArrayRef<int64_t> shape = view.layout.getAllocShape();
-  if (shape.size() < 2 + view.layout.getNumBufferDims())
-    return width;
-  SmallVector<int64_t> next(shape.size(), 0);
-  // One step along the slowest tile dimension that is not contiguous.
-  unsigned contiguous = view.layout.getContiguousDim();
-  for (unsigned d = view.layout.getNumBufferDims(); d < shape.size(); ++d)
-    if (d != contiguous && shape[d] > 1) {
-      next[d] = 1;
-      uint64_t stride = view.layout.getByteOffset(next);
-      while (width > 1 && stride % (width * bytes))
-        width /= 2;
-      next[d] = 0;
-    }
-  return width;
+  return tpxgpu::alignSharedAccessToRows(view.layout, width, bytes);
 }
 
 static Type storageType(OpBuilder &b, Type element) {
@@ -127,11 +110,11 @@ static LogicalResult storeToView(OpBuilder &b, Location loc, Operation *op,
   auto vector = VectorType::get({width}, storage);
   ThreadIds ids = getThreadIds(b, loc);
   SmallVector<Value> thread = getThreadCoordinate(b, loc, from, ids);
+  Value first;
   for (unsigned reg = 0, e = from.getNumRegisters(); reg < e; reg += width) {
     if (!isCanonicalRegister(from, reg))
       continue;
-    Value address =
-        view.address(b, loc, getElementCoordinate(b, loc, from, reg, thread));
+    Value address = view.registerAddress(b, loc, from, reg, thread, first);
     auto toStorage = [&](Value v) -> Value {
       return v.getType() == storage ? v
                                     : LLVM::ZExtOp::create(b, loc, storage, v);
@@ -165,9 +148,9 @@ static SmallVector<Value> loadFromView(OpBuilder &b, Location loc,
     return v.getType() == element ? v
                                   : LLVM::TruncOp::create(b, loc, element, v);
   };
+  Value first;
   for (unsigned reg = 0, e = to.getNumRegisters(); reg < e; reg += width) {
-    Value address =
-        view.address(b, loc, getElementCoordinate(b, loc, to, reg, thread));
+    Value address = view.registerAddress(b, loc, to, reg, thread, first);
     if (width == 1) {
       result.push_back(
           fromStorage(LLVM::LoadOp::create(b, loc, storage, address, bytes)));

@@ -11,6 +11,8 @@
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPULinearLayout.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUSharedAccess.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUSharedLayout.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -598,6 +600,36 @@ static void carryInLayout(scf::ForOp loop, unsigned index, Attribute layout) {
   propagateForward({asBefore}, loop.getContext());
 }
 
+/// A local_store of a conversion's result stores the conversion's source
+/// instead when that store is free of bank conflicts: local_store lowers
+/// from any distributed layout, and the conversion would cost a round trip
+/// through scratch, two barriers and the scratch's bytes. An MMA
+/// accumulator stored into an NVMMA-swizzled buffer (a TMA store's
+/// source) takes this path; one stored into an unswizzled buffer, where the
+/// rows of a warp's registers fall into the same banks, keeps its
+/// conversion to a layout with conflict-free stores.
+static void storeSourceLayouts(ModuleOp module) {
+  module.walk([](LocalStoreOp store) {
+    auto convert = store.getSrc().getDefiningOp<ConvertLayoutOp>();
+    if (!convert)
+      return;
+    RankedTensorType source = convert.getSrc().getType();
+    MemDescType buffer = store.getDst().getType();
+    std::optional<LinearLayout> regs =
+        source.getEncoding()
+            ? toLinearLayout(source.getEncoding(), source.getShape())
+            : std::nullopt;
+    std::optional<SharedLayout> layout = SharedLayout::get(buffer);
+    if (!regs || !layout)
+      return;
+    unsigned bytes = layout->getElementBytes();
+    unsigned width =
+        getSharedAccessWidth(*layout, buffer.getRank(), *regs, bytes);
+    if (getSharedAccessCost(*layout, *regs, width, bytes).isConflictFree())
+      store.getSrcMutable().assign(convert.getSrc());
+  });
+}
+
 struct RemoveLayoutConversionsPass
     : public tpx::impl::TPXGPURemoveLayoutConversionsBase<
           RemoveLayoutConversionsPass> {
@@ -633,6 +665,7 @@ struct RemoveLayoutConversionsPass
       if (propagateForward(module))
         rematerializeConversions(module);
     }
+    storeSourceLayouts(module);
   }
 };
 

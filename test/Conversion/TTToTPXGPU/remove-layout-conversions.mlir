@@ -179,3 +179,32 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
     tt.return
   }
 }
+
+// -----
+
+#mma = #tpxgpu.nvidia_mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>
+#blocked = #tpxgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nvmma = #tpxgpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#plain = #tpxgpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
+  // An accumulator stored into a 128-byte-swizzled buffer (what a TMA
+  // store reads): the 8 rows a warp's 4-byte stores cover fall into
+  // different banks, so the store takes the MMA layout's registers and the
+  // conversion through scratch goes. Into an unswizzled buffer the same
+  // rows share their banks (8-way conflicts), and the conversion to the
+  // blocked layout's 16-byte stores stays.
+  // CHECK-LABEL: tt.func public @store_accumulator
+  // CHECK: %[[H:.*]] = arith.truncf %{{.*}} : tensor<64x128xf32, #mma> to tensor<64x128xf16, #mma>
+  // CHECK-NEXT: %[[B:.*]] = tpxgpu.convert_layout %[[H]] : tensor<64x128xf16, #mma> -> tensor<64x128xf16, #blocked>
+  // CHECK-NEXT: tpxgpu.local_store %[[H]], %{{.*}} : tensor<64x128xf16, #mma> -> !tpxgpu.memdesc<64x128xf16, #shared, mutable>
+  // CHECK-NEXT: tpxgpu.local_store %[[B]], %{{.*}} : tensor<64x128xf16, #blocked> -> !tpxgpu.memdesc<64x128xf16, #shared1, mutable>
+  tt.func public @store_accumulator(%acc: tensor<64x128xf32, #mma>) {
+    %swizzled = tpxgpu.local_alloc : !tpxgpu.memdesc<64x128xf16, #nvmma, mutable>
+    %unswizzled = tpxgpu.local_alloc : !tpxgpu.memdesc<64x128xf16, #plain, mutable>
+    %b = tpxgpu.convert_layout %acc : tensor<64x128xf32, #mma> -> tensor<64x128xf32, #blocked>
+    %h = arith.truncf %b : tensor<64x128xf32, #blocked> to tensor<64x128xf16, #blocked>
+    tpxgpu.local_store %h, %swizzled : tensor<64x128xf16, #blocked> -> !tpxgpu.memdesc<64x128xf16, #nvmma, mutable>
+    tpxgpu.local_store %h, %unswizzled : tensor<64x128xf16, #blocked> -> !tpxgpu.memdesc<64x128xf16, #plain, mutable>
+    tt.return
+  }
+}

@@ -46,7 +46,11 @@ def TPXGPURemoveLayoutConversions
       an argument whose yielded value is computed in an MMA-based layout
       (through a chain of conversions, or an elementwise op of one) is
       carried in that layout (attention's softmax statistics, a pipelined
-      attention's P).
+      attention's P);
+    - stores from the source layout: a `local_store` of a conversion's
+      result stores the conversion's source instead when that store is free
+      of bank conflicts (tpxgpu::getSharedAccessCost), saving the round trip
+      through scratch (an MMA accumulator into an NVMMA-swizzled buffer).
     Unused ops left behind are erased by the canonicalize that follows.
   }];
   let dependentDialects = ["::tpx::tpxgpu::TPXGPUDialect"];

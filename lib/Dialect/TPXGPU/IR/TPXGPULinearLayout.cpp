@@ -53,6 +53,33 @@ unsigned LinearLayout::getReplicationMask(InDim dim) const {
   return mask;
 }
 
+unsigned LinearLayout::getRegisterRun(unsigned dim,
+                                      unsigned maxElements) const {
+  auto isUnit = [&](ArrayRef<int64_t> basis, int64_t step) {
+    for (unsigned d = 0; d < getRank(); ++d)
+      if (basis[d] != (d == dim ? step : 0))
+        return false;
+    return true;
+  };
+  ArrayRef<Coordinate> regs = getBases(LinearLayout::Register);
+  unsigned bits = 0;
+  while (bits < regs.size() && (2u << bits) <= maxElements &&
+         isUnit(regs[bits], int64_t(1) << bits))
+    ++bits;
+  // Every other basis must leave those low bits alone, or the group would
+  // start at an unaligned element.
+  auto keepsLowBits = [&](ArrayRef<Coordinate> others) {
+    return llvm::all_of(others, [&](const Coordinate &b) {
+      return (b[dim] & ((int64_t(1) << bits) - 1)) == 0;
+    });
+  };
+  while (bits > 0 && !(keepsLowBits(regs.drop_front(bits)) &&
+                       keepsLowBits(getBases(LinearLayout::Lane)) &&
+                       keepsLowBits(getBases(LinearLayout::Warp))))
+    --bits;
+  return 1u << bits;
+}
+
 std::optional<unsigned>
 LinearLayout::findRegister(ArrayRef<int64_t> coordinate) const {
   for (unsigned reg = 0, e = getNumRegisters(); reg < e; ++reg)

@@ -64,6 +64,12 @@ public:
   /// registers) differing only there hold the same elements.
   unsigned getReplicationMask(InDim dim) const;
 
+  /// How many consecutive registers hold consecutive elements along
+  /// dimension `dim`, starting at a multiple of that count in every thread,
+  /// capped at `maxElements` (a power of two): the elements one vector
+  /// access may move.
+  unsigned getRegisterRun(unsigned dim, unsigned maxElements) const;
+
   /// Maps each register to the register of `this` holding the same element,
   /// where `reg` must hold `coordinate` (register part). None if no register
   /// holds it.
