@@ -607,8 +607,12 @@ static void carryInLayout(scf::ForOp loop, unsigned index, Attribute layout) {
 /// accumulator stored into an NVMMA-swizzled buffer (a TMA store's
 /// source) takes this path; one stored into an unswizzled buffer, where the
 /// rows of a warp's registers fall into the same banks, keeps its
-/// conversion to a layout with conflict-free stores.
+/// conversion to a layout with conflict-free stores. The bank model is
+/// NVIDIA's; on AMD targets (LDS banking is not modelled) the conversions
+/// stay.
 static void storeSourceLayouts(ModuleOp module) {
+  if (getModuleTarget(module).starts_with("gfx"))
+    return;
   module.walk([](LocalStoreOp store) {
     auto convert = store.getSrc().getDefiningOp<ConvertLayoutOp>();
     if (!convert)

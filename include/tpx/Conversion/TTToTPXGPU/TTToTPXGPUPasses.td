@@ -47,10 +47,11 @@ def TPXGPURemoveLayoutConversions
       (through a chain of conversions, or an elementwise op of one) is
       carried in that layout (attention's softmax statistics, a pipelined
       attention's P);
-    - stores from the source layout: a `local_store` of a conversion's
-      result stores the conversion's source instead when that store is free
-      of bank conflicts (tpxgpu::getSharedAccessCost), saving the round trip
-      through scratch (an MMA accumulator into an NVMMA-swizzled buffer).
+    - stores from the source layout (NVIDIA targets): a `local_store` of a
+      conversion's result stores the conversion's source instead when that
+      store is free of bank conflicts (tpxgpu::getSharedAccessCost), saving
+      the round trip through scratch (an MMA accumulator into an
+      NVMMA-swizzled buffer).
     Unused ops left behind are erased by the canonicalize that follows.
   }];
   let dependentDialects = ["::tpx::tpxgpu::TPXGPUDialect"];
