@@ -24,7 +24,8 @@ Speed: `make_binder` generates, per kernel, one Python function with the
 kernel's own parameters (so Python binds positional/keyword/default
 arguments natively) that returns the key, the launch values and the bound
 arguments in one pass. Common cases -- CUDA torch tensors, plain ints --
-are inlined; everything else goes through `generic`, which is written to
+are inlined, tpx's TensorDescriptor goes straight to generic's descriptor
+case; everything else goes through `generic`, which is written to
 produce exactly the same key parts. The key is a flat tuple of two parts
 per runtime parameter (a type marker and an alignment flag), one part per
 constexpr parameter, then num_warps, num_stages and debug as given.
@@ -275,9 +276,9 @@ def make_generic(backend, where_of):
         where = where_of(index)
         base = desc.base
         name = _element_type(base, where + " (the descriptor's base)")
-        block = tuple(int(b) for b in desc.block_shape)
-        shape = tuple(int(s) for s in desc.shape)
-        strides = tuple(int(s) for s in desc.strides)
+        block = tuple(map(int, desc.block_shape))
+        shape = tuple(map(int, desc.shape))
+        strides = tuple(map(int, desc.strides))
         if not len(block) == len(shape) == len(strides):
             raise ValueError("%s: a tensor descriptor needs as many shape, "
                              "stride and block entries (got %d, %d, %d)" %
@@ -293,6 +294,8 @@ def make_generic(backend, where_of):
         key = ("desc", name, block, padding, shape[-1] % 16 == 0)
         return key, align, (launch,) + shape + strides
 
+    # The binder calls it directly for tpx's own TensorDescriptor.
+    generic.descriptor = _descriptor
     return generic
 
 
@@ -368,9 +371,12 @@ def make_binder(fn, backend, get_device):
     options = [o for o in OPTION_NAMES if o not in names]
     where = ["argument '%s' of kernel '%s'" % (n, fn.__name__)
              for n in names]
+    generic = make_generic(backend, where.__getitem__)
     namespace = {
         "_tpx_get_device": get_device,
-        "_tpx_generic": make_generic(backend, where.__getitem__),
+        "_tpx_generic": generic,
+        "_tpx_descriptor": generic.descriptor,
+        "_tpx_Descriptor": _tensor_descriptor_type(),
         "_tpx_cx": lambda value, i: constexpr_key(value, where[i]),
         "_tpx_plain": frozenset((int, str, type(None))),
         "_tpx_Tensor": arguments.torch_tensor_type(),
@@ -427,7 +433,11 @@ def make_binder(fn, backend, get_device):
                                      else "None"),
             ]
             first = "elif"
-        lines += ["    %s _tpx_t is int:" % first,
+        # tpx's host descriptors skip generic's checks of other kinds.
+        lines += ["    %s _tpx_t is _tpx_Descriptor:" % first,
+                  "        %s, %s, %s = _tpx_descriptor(%s, %d, _tpx_dev, %d)"
+                  % (k, a, pv, v, mode, i),
+                  "    elif _tpx_t is int:",
                   "        %s = %s" % (pv, v)]
         if mode < 2:
             lines += ["        if %s == 1:" % v,
@@ -528,6 +538,11 @@ def make_binder(fn, backend, get_device):
 def _capi_module():
     from tpx import _capi
     return _capi
+
+
+def _tensor_descriptor_type():
+    from tpx.tools.tensor_descriptor import TensorDescriptor
+    return TensorDescriptor
 
 
 def _numpy_ndarray():
