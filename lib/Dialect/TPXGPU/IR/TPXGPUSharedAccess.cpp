@@ -72,9 +72,9 @@ SharedAccessCost tpx::tpxgpu::getSharedAccessCost(const SharedLayout &layout,
       for (unsigned lane = 0; lane < regs.getNumLanes(); ++lane) {
         Coordinate element = regs.apply(reg, lane, warp);
         std::copy(element.begin(), element.end(), full.begin() + dropped);
-        uint64_t first = layout.getByteOffset(full) / kBankBytes;
-        uint64_t last =
-            (layout.getByteOffset(full) + accessBytes - 1) / kBankBytes;
+        uint64_t offset = layout.getByteOffset(full);
+        uint64_t first = offset / kBankBytes;
+        uint64_t last = (offset + accessBytes - 1) / kBankBytes;
         for (uint64_t word = first; word <= last; ++word)
           words[word % kNumBanks].insert(word);
       }
