@@ -12,6 +12,7 @@ the GPU's results against its numpy reference unchanged.
 
 import ctypes
 import os
+import shutil
 
 import numpy as np
 
@@ -115,6 +116,14 @@ def run(jit_fn, grid, *args, pipeline=None, **constexprs):
 
 
 TARGET = os.environ.get("TPX_TEST_TARGET", "cpu")
+
+
+def have_ptxas():
+    """True when a CUDA toolkit's ptxas is there ($CUDA_HOME, default
+    /usr/local/cuda, or PATH): tests that compile for sm_90a need it."""
+    cuda = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+    return os.path.exists(os.path.join(cuda, "bin", "ptxas")) or \
+        shutil.which("ptxas") is not None
 
 
 def cpu_only(reason):

@@ -2,24 +2,18 @@
 
 import concurrent.futures
 import os
-import shutil
 
 import numpy as np
 import pytest
 
 import runtime_corpus
+from frontend_harness import have_ptxas
 from tpx import _capi
 from tpx.compiler.compiler import (CompiledKernel, compile_ttir,
                                    normalize_grid)
 from tpx.errors import CompilationError, LaunchError, OutOfResources
 
 VADD = runtime_corpus.load("vadd_f32")
-
-
-def _have_ptxas():
-    cuda = os.environ.get("CUDA_HOME", "/usr/local/cuda")
-    return os.path.exists(os.path.join(cuda, "bin", "ptxas")) or \
-        shutil.which("ptxas") is not None
 
 
 def test_compile_metadata_and_asm():
@@ -182,7 +176,7 @@ def test_empty_grid_is_a_no_op():
     assert (z == 7).all()
 
 
-@pytest.mark.skipif(not _have_ptxas(), reason="no CUDA toolkit (ptxas)")
+@pytest.mark.skipif(not have_ptxas(), reason="no CUDA toolkit (ptxas)")
 def test_compile_for_sm90a_has_cubin():
     k = compile_ttir(VADD.ttir, "sm_90a", num_warps=4)
     assert k.metadata.target == "sm_90a"
@@ -203,7 +197,7 @@ ODD_SHAPE = """module {
 """
 
 
-@pytest.mark.skipif(not _have_ptxas(), reason="no CUDA toolkit (ptxas)")
+@pytest.mark.skipif(not have_ptxas(), reason="no CUDA toolkit (ptxas)")
 def test_uncovered_kernel_is_an_error_unless_one_thread_is_named():
     # 48 elements: not a power of two, which the SIMT path does not cover.
     with pytest.raises(CompilationError,
@@ -247,7 +241,7 @@ def test_stages_when_the_library_has_them():
     assert "llvm.func" in k.asm["llir"]
     # the ttir stage's output, printed in the dialect's own syntax
     assert k.asm["ttir"] != VADD.ttir and "tt.load" in k.asm["ttir"]
-    if _have_ptxas():
+    if have_ptxas():
         k = compile_ttir(VADD.ttir, "sm_90a")
         assert {"ttir", "ttgir", "llir", "ptx", "cubin"} <= set(k.asm)
         assert ".entry vadd" in k.asm["ptx"]

@@ -9,7 +9,6 @@ diagnostics, and that the plugin is found and selected by itself.
 """
 
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -707,13 +706,7 @@ def test_a_scoped_pipeline_keeps_the_tlx_lowering():
     np.testing.assert_array_equal(out, x)
 
 
-def _have_ptxas():
-    cuda = os.environ.get("CUDA_HOME", "/usr/local/cuda")
-    return os.path.exists(os.path.join(cuda, "bin", "ptxas")) or \
-        shutil.which("ptxas") is not None
-
-
-@pytest.mark.skipif(not _have_ptxas(), reason="no CUDA toolkit (ptxas)")
+@pytest.mark.skipif(not h.have_ptxas(), reason="no CUDA toolkit (ptxas)")
 def test_the_gemm_compiles_for_sm_90a_on_the_simt_path(tmp_path):
     # The `tlx` extension lowers TLX on NVIDIA's SIMT path
     # (tlx-lower-to-tpxgpu): the whole block runs the program, the buffers
@@ -739,7 +732,7 @@ def test_the_gemm_compiles_for_sm_90a_on_the_simt_path(tmp_path):
     assert "wgmma.mma_async" in ptx and "mma.sync" not in ptx
 
 
-@pytest.mark.skipif(not _have_ptxas(), reason="no CUDA toolkit (ptxas)")
+@pytest.mark.skipif(not h.have_ptxas(), reason="no CUDA toolkit (ptxas)")
 def test_thread_id_is_the_hardware_thread_index_on_sm_90a():
     from tpx.compiler.compiler import compile_ttir
     from tpx.pipeline import resolve
@@ -766,7 +759,7 @@ def _gemm_ws_ttir():
                   256, 1, **config), num_warps
 
 
-@pytest.mark.skipif(not _have_ptxas(), reason="no CUDA toolkit (ptxas)")
+@pytest.mark.skipif(not h.have_ptxas(), reason="no CUDA toolkit (ptxas)")
 def test_warp_specialized_tutorials_compile_for_sm_90a():
     # tlx-lower-tasks-to-tpxgpu gives each task warps of its own: the block
     # has the partitions' warps, and attention_ws's consumers take their
