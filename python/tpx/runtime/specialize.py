@@ -433,11 +433,7 @@ def make_binder(fn, backend, get_device):
                                      else "None"),
             ]
             first = "elif"
-        # tpx's host descriptors skip generic's checks of other kinds.
-        lines += ["    %s _tpx_t is _tpx_Descriptor:" % first,
-                  "        %s, %s, %s = _tpx_descriptor(%s, %d, _tpx_dev, %d)"
-                  % (k, a, pv, v, mode, i),
-                  "    elif _tpx_t is int:",
+        lines += ["    %s _tpx_t is int:" % first,
                   "        %s = %s" % (pv, v)]
         if mode < 2:
             lines += ["        if %s == 1:" % v,
@@ -451,7 +447,12 @@ def make_binder(fn, backend, get_device):
             lines += ["        if -2147483648 <= %s <= 2147483647:" % v,
                       "            %s = 'i32'" % k,
                       "            %s = None" % a]
+        # tpx's host descriptors skip generic's checks of other kinds
+        # (after ints, which stay one test away).
         lines += ["        else:", "    " + generic,
+                  "    elif _tpx_t is _tpx_Descriptor:",
+                  "        %s, %s, %s = _tpx_descriptor(%s, %d, _tpx_dev, %d)"
+                  % (k, a, pv, v, mode, i),
                   "    else:", generic]
         key_parts += [k, a]
         value_parts.append(pv)
