@@ -30,10 +30,10 @@
 // Buffer (i+D) mod S = (i-1) mod S was last read by iteration i-1's dots,
 // which every thread has finished once it is past iteration i's barrier
 // (the dots are synchronous), so the copies are issued right after that
-// barrier, before this iteration's MMAs, and land while they run. The masks of the copies gain
-// `iv + D*step < ub`: a copy past the end reads nothing (it writes zeros
-// into a buffer no dot reads). The drain after the loop keeps in-flight
-// copies from landing in bytes the allocator gives to later buffers.
+// barrier, before this iteration's MMAs, and land while they run. The masks of
+// the copies gain `iv + D*step < ub`: a copy past the end reads nothing (it
+// writes zeros into a buffer no dot reads). The drain after the loop keeps
+// in-flight copies from landing in bytes the allocator gives to later buffers.
 //
 // An operand loaded through a tensor descriptor that can use TMA
 // (TensorMaps.h) is copied by the copy engine instead: its buffers are in
@@ -156,9 +156,10 @@ struct StagedOperand {
 class AsyncCopyPipeliner {
 public:
   AsyncCopyPipeliner(scf::ForOp loop, unsigned numStages, bool asyncDots,
-                     bool oneBarrier)
+                     bool oneBarrier, unsigned asyncDotsMinKSteps)
       : loop(loop), numStages(numStages), distance(numStages - 1),
-        asyncDots(asyncDots), oneBarrier(oneBarrier) {}
+        asyncDots(asyncDots), oneBarrier(oneBarrier),
+        asyncDotsMinKSteps(asyncDotsMinKSteps) {}
   LogicalResult match();
   void rewrite();
   /// The loop, rewritten once rewrite() ran.
@@ -194,6 +195,7 @@ private:
   scf::ForOp loop;
   unsigned numStages, distance;
   bool asyncDots, oneBarrier;
+  unsigned asyncDotsMinKSteps;
   /// The iteration value of the dot kept in flight, once match() found one.
   std::optional<unsigned> inFlight;
   /// Whether the copies follow the in-flight dot's wait without a second
@@ -316,8 +318,24 @@ LogicalResult AsyncCopyPipeliner::match() {
   return success();
 }
 
+/// The wgmma instructions one warp group issues along K for `dot`: each
+/// takes 32 bytes of K (16 f16/bf16, 32 fp8/int8, 8 tf32 elements).
+static int64_t getWgmmaKSteps(WarpGroupDotOp dot) {
+  Type a = dot.getA().getType();
+  auto [shape, element] =
+      isa<MemDescType>(a)
+          ? std::pair(cast<MemDescType>(a).getShape(),
+                      cast<MemDescType>(a).getElementType())
+          : std::pair(cast<RankedTensorType>(a).getShape(),
+                      cast<RankedTensorType>(a).getElementType());
+  return shape.back() * element.getIntOrFloatBitWidth() / 256;
+}
+
 std::optional<unsigned> AsyncCopyPipeliner::getInFlightAccumulator() {
+  // A dot of few K steps gains less from staying in flight than the second
+  // barrier costs (async-dots-min-k-steps).
   if (!asyncDots || firstDot.getUseC() ||
+      getWgmmaKSteps(firstDot) < asyncDotsMinKSteps ||
       llvm::count_if(loop.getBody()->getOperations(), [](Operation &op) {
         return isa<WarpGroupDotOp>(op);
       }) != 1)
@@ -718,7 +736,7 @@ struct PipelineAsyncCopiesPass
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops) {
       AsyncCopyPipeliner pipeliner(loop, numStages, asyncDots,
-                                   asyncDotsOneBarrier);
+                                   asyncDotsOneBarrier, asyncDotsMinKSteps);
       if (failed(pipeliner.match()))
         continue;
       unsigned original = loop.getNumResults();

@@ -634,14 +634,25 @@ static void storeSourceLayouts(ModuleOp module) {
   });
 }
 
+/// Forward propagation and folding, in turns until neither changes
+/// anything: folding two conversions into one can make a conversion out of an
+/// MMA-based layout that propagation can move further (a row maximum of
+/// `S` converted slice -> 1-D blocked -> scaled by a scalar, as in
+/// `tl.max(qk, 1) * qk_scale`, moves through the scaling only once the two
+/// conversions after the reduction are one). Each round moves conversions
+/// past ops; the bound only guards against a pathological ping-pong.
+static void propagateToFixpoint(ModuleOp module) {
+  for (int round = 0; round < 8 && propagateForward(module); ++round)
+    rematerializeConversions(module);
+}
+
 struct RemoveLayoutConversionsPass
     : public tpx::impl::TPXGPURemoveLayoutConversionsBase<
           RemoveLayoutConversionsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     rematerializeConversions(module);
-    if (propagateForward(module))
-      rematerializeConversions(module);
+    propagateToFixpoint(module);
     bool changed = false;
     module.walk([&](scf::ForOp loop) {
       for (unsigned i = 0, e = loop.getNumRegionIterArgs(); i < e; ++i) {
@@ -666,8 +677,7 @@ struct RemoveLayoutConversionsPass
     // the narrower result once).
     if (changed) {
       rematerializeConversions(module);
-      if (propagateForward(module))
-        rematerializeConversions(module);
+      propagateToFixpoint(module);
     }
     storeSourceLayouts(module);
   }

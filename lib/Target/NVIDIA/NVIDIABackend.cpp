@@ -45,14 +45,18 @@ static constexpr const char *kNvidiaTTIRPasses =
 static constexpr const char *kSimtTTGIRPasses =
     "convert-tt-to-tpxgpu,tpxgpu-use-wgmma,canonicalize,"
     "tpxgpu-remove-layout-conversions,canonicalize,loop-invariant-code-motion,"
-    "cse,tpxgpu-annotate-contiguity,tpxgpu-pipeline-async-copies,"
+    "cse,tpxgpu-annotate-contiguity,"
+    "tpxgpu-pipeline-async-copies{async-dots=true},"
     "tpxgpu-prefetch-loads,canonicalize,cse,tpxgpu-pipeline-wgmma,"
     "tpxgpu-use-tma,tpxgpu-lower-layout-conversions,tpxgpu-annotate-contiguity,"
     "tpxgpu-allocate-shared-memory";
 // Software pipelining comes after the layouts: tpxgpu-pipeline-async-copies
 // needs the dots' staging (tpxgpu-use-wgmma) and the loads' vector widths
 // (the first tpxgpu-annotate-contiguity); the register prefetcher and the
-// async-wgmma pass then take the loops it left.
+// async-wgmma pass then take the loops it left. The pipeliner keeps a loop's
+// only dot in flight (async-dots, as Triton's loop does): since its copies
+// use immediate shared offsets that measured 1-3% faster on the H200 matmul
+// rows (bench/results/README.md, sessions 18 and 19).
 // tpxgpu-use-tma lowers the tensor-descriptor accesses the pipeliner left
 // (and gives every descriptor its tensor-map argument) once no pass looks
 // for descriptor loads any more.

@@ -182,6 +182,53 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
 
 // -----
 
+#blocked = #tpxgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#flat = #tpxgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#mma = #tpxgpu.nvidia_mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#a = #tpxgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#b = #tpxgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
+  // A running maximum of scaled row maxima (`max(m, max(s, 1) * scale)`, as
+  // Triton's attention tutorial writes it), as convert-tt-to-tpxgpu leaves
+  // it: the reduction's result goes through two conversions to the 1-D
+  // layout the scaling and the maximum were placed in. Once the two are one,
+  // that conversion moves through the scaling (the splat is recomputed) to
+  // the maximum, and the maximum is carried in the reduction's layout: no
+  // conversion is left in the loop.
+  // CHECK: #[[ROWS:slice[0-9]*]] = #tpxgpu.slice<{dim = 1, parent = #mma}>
+  // CHECK-LABEL: tt.func public @scaled_row_maximum
+  // CHECK: scf.for {{.*}} -> (tensor<64xf32, #[[ROWS]]>)
+  // CHECK-NOT: tpxgpu.convert_layout
+  // CHECK: arith.mulf %{{.*}}, %{{.*}} : tensor<64xf32, #[[ROWS]]>
+  // CHECK-NEXT: arith.maxnumf %{{.*}}, %{{.*}} : tensor<64xf32, #[[ROWS]]>
+  // CHECK-NOT: tpxgpu.convert_layout
+  // CHECK: scf.yield
+  tt.func public @scaled_row_maximum(%q: tensor<64x32xf16, #a>, %k: tensor<32x32xf16, #b>, %scale: f32, %n: i32, %out: tensor<64x!tt.ptr<f32>, #flat>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x32xf32, #mma>
+    %m0 = arith.constant dense<-1.0e6> : tensor<64xf32, #flat>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%m = %m0) -> (tensor<64xf32, #flat>) : i32 {
+      %s = tt.dot %q, %k, %zero : tensor<64x32xf16, #a> * tensor<32x32xf16, #b> -> tensor<64x32xf32, #mma>
+      %sb = tpxgpu.convert_layout %s : tensor<64x32xf32, #mma> -> tensor<64x32xf32, #blocked>
+      %max = "tt.reduce"(%sb) <{axis = 1 : i32}> ({
+      ^bb0(%x: f32, %y: f32):
+        %t = arith.maxnumf %x, %y : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<64x32xf32, #blocked>) -> tensor<64xf32, #tpxgpu.slice<{dim = 1, parent = #blocked}>>
+      %mf = tpxgpu.convert_layout %max : tensor<64xf32, #tpxgpu.slice<{dim = 1, parent = #blocked}>> -> tensor<64xf32, #flat>
+      %sc = tt.splat %scale : f32 -> tensor<64xf32, #flat>
+      %ms = arith.mulf %mf, %sc : tensor<64xf32, #flat>
+      %mn = arith.maxnumf %m, %ms : tensor<64xf32, #flat>
+      scf.yield %mn : tensor<64xf32, #flat>
+    }
+    tt.store %out, %r : tensor<64x!tt.ptr<f32>, #flat>
+    tt.return
+  }
+}
+
+// -----
+
 #mma = #tpxgpu.nvidia_mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>
 #blocked = #tpxgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #nvmma = #tpxgpu.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
