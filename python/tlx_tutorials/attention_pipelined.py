@@ -54,11 +54,11 @@ def attention_fwd_pipelined(Q, K, V, O, sm_scale, N_CTX,
         tlx.async_load_wait_group(NUM_STAGES - 2)
         qk = tlx.async_dot(q_buf[0], tlx.local_trans(k_bufs[s]))
         qk = tlx.async_dot_wait(0, qk)
-        qk = qk * qk_scale
         if CAUSAL:
             qk = tl.where(offs_m[:, None] >= (j * BLOCK_N + offs_n)[None, :],
                           qk, -1.0e6)
-        p, m_i, l_i, acc = online_softmax_step(qk, m_i, l_i, acc)
+        p, m_i, l_i, acc = online_softmax_step(qk, qk_scale, m_i,
+                                               l_i, acc)
         acc = tlx.async_dot(p.to(tlx.dtype_of(V)), v_bufs[s], acc)
         acc = tlx.async_dot_wait(0, acc)
         # Block j + NUM_STAGES - 1 goes where block j - 1 was.

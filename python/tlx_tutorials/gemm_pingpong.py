@@ -15,6 +15,7 @@ consumer knows where its tiles' K-steps sit in that order (tile index x
 k_tiles + k), which gives the stage and the phase parity it waits for.
 Each stage has a `full` barrier (the producer expects the bytes) and an
 `empty` one (the consumer that read it arrives once the dot retired).
+Tiles go in grouped order (`grouped_tile`), for the L2 cache.
 """
 
 import tpx as triton
@@ -22,6 +23,7 @@ import tpx.language as tl
 import tpx.language.extra.tlx as tlx
 
 from ._host import persistent_tma_matmul
+from ._tiles import grouped_tile
 
 
 @triton.jit
@@ -30,7 +32,8 @@ def matmul_kernel_pingpong(a_desc, b_desc, c_ptr, M, N, K, stride_cm,
                            BLOCK_SIZE_N: tl.constexpr,
                            BLOCK_SIZE_K: tl.constexpr,
                            NUM_STAGES: tl.constexpr,
-                           NUM_PROGRAMS: tl.constexpr):
+                           NUM_PROGRAMS: tl.constexpr,
+                           GROUP_SIZE_M: tl.constexpr):
     pid = tl.program_id(axis=0)
     num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
     num_tiles = tl.cdiv(M, BLOCK_SIZE_M) * num_pid_n
@@ -48,8 +51,8 @@ def matmul_kernel_pingpong(a_desc, b_desc, c_ptr, M, N, K, stride_cm,
             # The producer: every K-step of every tile, in tile order.
             step = 0
             for tile in range(pid, num_tiles, NUM_PROGRAMS):
-                pid_m = tile // num_pid_n
-                pid_n = tile % num_pid_n
+                pid_m, pid_n = grouped_tile(tile, M, N, BLOCK_SIZE_M,
+                                            BLOCK_SIZE_N, GROUP_SIZE_M)
                 for k in range(0, k_tiles):
                     s = step % NUM_STAGES
                     tlx.barrier_wait(empty_bars[s],
@@ -72,8 +75,8 @@ def matmul_kernel_pingpong(a_desc, b_desc, c_ptr, M, N, K, stride_cm,
                               2 * NUM_PROGRAMS):
                 index = (tile - pid) // NUM_PROGRAMS
                 step = index * k_tiles
-                pid_m = tile // num_pid_n
-                pid_n = tile % num_pid_n
+                pid_m, pid_n = grouped_tile(tile, M, N, BLOCK_SIZE_M,
+                                            BLOCK_SIZE_N, GROUP_SIZE_M)
                 acc = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
                 tlx.named_barrier_wait(9 + r, 256)
                 for k in range(0, k_tiles):
@@ -99,12 +102,15 @@ def matmul_kernel_pingpong(a_desc, b_desc, c_ptr, M, N, K, stride_cm,
 
 
 HOPPER_CONFIG = dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=64,
-                     NUM_STAGES=4, NUM_PROGRAMS=132, num_warps=4)
+                     NUM_STAGES=4, NUM_PROGRAMS=132, GROUP_SIZE_M=8,
+                     num_warps=4)
 CPU_CONFIG = dict(BLOCK_SIZE_M=32, BLOCK_SIZE_N=32, BLOCK_SIZE_K=32,
-                  NUM_STAGES=2, NUM_PROGRAMS=4, num_warps=4)
+                  NUM_STAGES=2, NUM_PROGRAMS=4, GROUP_SIZE_M=2,
+                  num_warps=4)
 # AMD CDNA4: two stages fit its 160 KiB of LDS; 256 compute units.
 GFX950_CONFIG = dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=64,
-                     NUM_STAGES=2, NUM_PROGRAMS=256, num_warps=4)
+                     NUM_STAGES=2, NUM_PROGRAMS=256, GROUP_SIZE_M=8,
+                     num_warps=4)
 
 
 def matmul(a, b, config=None):
