@@ -101,6 +101,19 @@ struct UseTMAPass : public tpx::impl::TPXGPUUseTMABase<UseTMAPass> {
             << "); tpxgpu-lower-tensor-descriptors should have lowered it";
         return signalPassFailure();
       }
+      // Loads and stores are all this pass lowers; anything else using the
+      // descriptor by now is an op whose lowering never ran (a plugin's
+      // op left by a pipeline that omits the plugin's passes, say).
+      for (Operation *user : desc->getUsers()) {
+        if (isa<tt::DescriptorLoadOp, tt::DescriptorStoreOp>(user))
+          continue;
+        user->emitError("tpxgpu-use-tma: '")
+            << user->getName()
+            << "' uses a tensor descriptor, and only tt.descriptor_load and "
+               "tt.descriptor_store can use TMA here; was the pass that "
+               "lowers this op left out of the pipeline?";
+        return signalPassFailure();
+      }
       TensorMapAttr mapAttr = getTensorMap(desc);
       Value map = getOrAddTensorMapArgument(desc);
       for (Operation *user : llvm::make_early_inc_range(desc->getUsers())) {
