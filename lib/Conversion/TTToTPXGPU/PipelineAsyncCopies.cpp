@@ -321,14 +321,14 @@ LogicalResult AsyncCopyPipeliner::match() {
 /// The wgmma instructions one warp group issues along K for `dot`: each
 /// takes 32 bytes of K (16 f16/bf16, 32 fp8/int8, 8 tf32 elements).
 static int64_t getWgmmaKSteps(WarpGroupDotOp dot) {
+  // A is a buffer (a memdesc) or registers (a tensor); its last dimension
+  // is K.
   Type a = dot.getA().getType();
-  auto [shape, element] =
-      isa<MemDescType>(a)
-          ? std::pair(cast<MemDescType>(a).getShape(),
-                      cast<MemDescType>(a).getElementType())
-          : std::pair(cast<RankedTensorType>(a).getShape(),
-                      cast<RankedTensorType>(a).getElementType());
-  return shape.back() * element.getIntOrFloatBitWidth() / 256;
+  if (auto buffer = dyn_cast<MemDescType>(a))
+    return buffer.getShape().back() *
+           buffer.getElementType().getIntOrFloatBitWidth() / 256;
+  auto tensor = cast<RankedTensorType>(a);
+  return tensor.getShape().back() * tensor.getElementTypeBitWidth() / 256;
 }
 
 std::optional<unsigned> AsyncCopyPipeliner::getInFlightAccumulator() {

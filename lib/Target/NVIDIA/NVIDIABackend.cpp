@@ -54,9 +54,9 @@ static constexpr const char *kSimtTTGIRPasses =
 // needs the dots' staging (tpxgpu-use-wgmma) and the loads' vector widths
 // (the first tpxgpu-annotate-contiguity); the register prefetcher and the
 // async-wgmma pass then take the loops it left. The pipeliner keeps a loop's
-// only dot in flight (async-dots, as Triton's loop does): since its copies
-// use immediate shared offsets that measured 1-3% faster on the H200 matmul
-// rows (bench/results/README.md, sessions 18 and 19).
+// only dot in flight (async-dots, as Triton's loop does) when the dot has
+// enough K steps per iteration (async-dots-min-k-steps): 1-3.5% faster on
+// the H200's 16-bit matmul rows, bench/results/README.md, sessions 18-19.
 // tpxgpu-use-tma lowers the tensor-descriptor accesses the pipeliner left
 // (and gives every descriptor its tensor-map argument) once no pass looks
 // for descriptor loads any more.
