@@ -82,8 +82,7 @@ def build_variant(tpx_bin, src, spec, ref, edits, work, name, dump):
     kernel = bench.TpxKernel(cubin, metadata,
                              bench._kernel_arg_names(spec["kernel"]))
 
-    def launch():
-        kernel(spec["grid"], *spec["args"])
+    launch = kernel.bind(spec["grid"], *spec["args"])
     spec["out"].zero_()
     launch()
     torch.cuda.synchronize()

@@ -14,6 +14,7 @@ import time
 import torch
 import triton
 import triton.language as tl
+from triton.tools.tensor_descriptor import TensorDescriptor
 
 
 @triton.jit
@@ -35,6 +36,13 @@ def bump_many_args_kernel(x_ptr, a_ptr, b_ptr, c_ptr, n, s0, s1, s2, f0, f1,
     if FLAG:
         x = x + (s0 + s1 + s2 - 9) + (f0 + f1 - 2.0)
     tl.store(x_ptr + offs, x + 1, mask=inside)
+
+
+@triton.jit
+def bump_desc_kernel(x_desc, y_desc, BLOCK: tl.constexpr):
+    """The same work through two tensor descriptors of one buffer (TMA on
+    Hopper): the launch also passes two tensor maps."""
+    y_desc.store([0], x_desc.load([0]) + 1)
 
 
 def _sync(device):
@@ -83,6 +91,25 @@ def measure(triton_module, device="cuda", launches=5000, repeats=3):
     us = _time(lambda: bump_kernel[grid](x, n, BLOCK=n), device, launches,
                repeats)
     results.append({"name": "bump_kernel, grid as a function",
+                    "us_per_launch": us,
+                    "ran_all": bool((x == total).all().item())})
+
+    x = torch.zeros(n, device=device, dtype=torch.float32)
+    x_desc, y_desc = (TensorDescriptor.from_tensor(x, [n]) for _ in range(2))
+    us = _time(lambda: bump_desc_kernel[(1,)](x_desc, y_desc, BLOCK=n),
+               device, launches, repeats)
+    results.append({"name": "bump_desc_kernel (2 tensor descriptors)",
+                    "us_per_launch": us,
+                    "ran_all": bool((x == total).all().item())})
+
+    x = torch.zeros(n, device=device, dtype=torch.float32)
+
+    def with_new_descriptors():
+        # As a wrapper like tlx_tutorials' matmul() does on every call.
+        bump_desc_kernel[(1,)](TensorDescriptor.from_tensor(x, [n]),
+                               TensorDescriptor.from_tensor(x, [n]), BLOCK=n)
+    us = _time(with_new_descriptors, device, launches, repeats)
+    results.append({"name": "bump_desc_kernel, descriptors made per call",
                     "us_per_launch": us,
                     "ran_all": bool((x == total).all().item())})
 

@@ -182,3 +182,35 @@ print("ok", driver.active.get_active_torch_device())
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok cuda:0"
+
+
+@gpu
+def test_gpu_tensor_map_kernels_launch_on_the_fast_path():
+    """A kernel that takes TMA tensor maps launches through the JIT's fast
+    path, which encodes the maps only when the tensors change: launches
+    alternating between two buffers each write their own."""
+    import tpx
+    import tpx.language as tl
+    from tpx.tools.tensor_descriptor import TensorDescriptor
+
+    @tpx.jit
+    def desc_bump(src, dst, BLOCK: tl.constexpr):
+        pid = tl.program_id(0)
+        dst.store([pid * BLOCK], src.load([pid * BLOCK]) + 1)
+
+    xs = [torch.arange(256, device="cuda", dtype=torch.float32) * (i + 1)
+          for i in range(2)]
+    ys = [torch.zeros_like(x) for x in xs]
+    pairs = [(TensorDescriptor.from_tensor(x, [64]),
+              TensorDescriptor.from_tensor(y, [64])) for x, y in zip(xs, ys)]
+    desc_bump[(4,)](*pairs[0], BLOCK=64)           # compiles
+    torch.cuda.synchronize()
+    for step in range(6):
+        i = step % 2
+        desc_bump[(4,)](*pairs[i], BLOCK=64)
+        # The first launch of a descriptor pair and a relaunch on it.
+        desc_bump[(4,)](TensorDescriptor.from_tensor(ys[i], [64]),
+                        TensorDescriptor.from_tensor(ys[i], [64]), BLOCK=64)
+    torch.cuda.synchronize()
+    for x, y in zip(xs, ys):
+        assert torch.equal(y, x + 2)

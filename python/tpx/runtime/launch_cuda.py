@@ -31,8 +31,10 @@ Kernels that move tensor-descriptor blocks with TMA take, after their own
 arguments, one 128-byte tensor map per entry of the metadata's
 `tensor_maps`; the launcher encodes them before every launch from the
 argument values (tpx-c/TensorMap.h: cuTensorMapEncodeTiled in the C
-library) and appends them to the parameters. Those kernels launch through
-the general path.
+library) and appends them to the parameters. The fast path does the same
+in the launcher's own storage, and keeps the maps of the previous launch
+when the values are the same (a kernel relaunched on the same tensors
+encodes nothing).
 
 One-thread-path kernels call the device `malloc`; for those the launcher
 raises CU_LIMIT_MALLOC_HEAP_SIZE to $TPX_CUDA_HEAP_MB MiB (default 4096) in
@@ -109,8 +111,7 @@ class CUDALauncher(launch_gpu.GPULauncher):
             # launches (a concurrent launch packs into fresh arrays).
             self._maps.encode(values, params[len(self.kinds)], reuse=reuse)
 
-    def _general_path_only(self):
-        # Tensor maps are encoded per launch from the argument values.
+    def _has_extra(self):
         return bool(self._maps.count)
 
     # -- loading ------------------------------------------------------------
@@ -251,16 +252,17 @@ class _TensorMaps:
         `reuse` (the launcher's own storage), maps made from the same values
         by the previous launch are kept (a kernel relaunched on the same
         tensors)."""
-        ints = tuple(v if isinstance(v, int) else 0 for v in values)
-        if reuse and self._encoded == ints:
+        values = tuple(values)
+        if reuse and self._encoded == values:
             return
+        ints = [v if isinstance(v, int) else 0 for v in values]
         args = (ctypes.c_int64 * max(1, len(ints)))(*ints)
         if reuse:
             self._encoded = None
         _capi.check(self._lib.tpxTensorMapPlanEncode, self._plan, args,
                     len(ints), first, error_type=LaunchError)
         if reuse:
-            self._encoded = ints
+            self._encoded = values
 
 
 # Results of launching a function of another context: redo the launch

@@ -188,8 +188,9 @@ class GPULauncher:
         """Fills the extra parameters for these launch values; `reuse`: the
         launcher's own arrays (not fresh ones of a concurrent launch)."""
 
-    def _general_path_only(self):
-        """Whether every launch must take the general path."""
+    def _has_extra(self):
+        """Whether the kernel takes parameters after its own arguments (the
+        fast path then calls _pack_extra too)."""
         return False
 
     def _new_arrays(self):
@@ -314,12 +315,6 @@ class GPULauncher:
         takes the general path when there is none yet, when another thread
         is launching this kernel, or after a `retry` result."""
         check_selection(self, selection)
-        if self._general_path_only():
-            pick, slow = _picker(selection), self.launch_values
-
-            def run(gx, gy, gz, values, stream, device):
-                slow(gx, gy, gz, pick(values), stream)
-            return run
         namespace = {
             "acquire": self._lock.acquire, "release": self._lock.release,
             "slow": self.launch_values, "pick": _picker(selection),
@@ -328,6 +323,7 @@ class GPULauncher:
             "stream_slot": self._stream, "params": self._params,
             "fail": self._fail, "ArgumentError": ctypes.ArgumentError,
             "call": self._call, "retry": self.retry,
+            "pack_extra": self._pack_extra,
         }
         lines = ["def run(gx, gy, gz, values, stream, device):",
                  "    if not gx * gy * gz:",
@@ -337,9 +333,11 @@ class GPULauncher:
                  "not acquire(False):" % _UINT_MAX,
                  "        return slow(gx, gy, gz, pick(values), stream)",
                  "    try:"]
+        refs = []
         for j, source in enumerate(selection):
             ref = ("values[%d][%d]" % source if isinstance(source, tuple)
                    else "values[%d]" % source)
+            refs.append(ref)
             convert = self._views[j][1]
             namespace["s%d" % j] = self._slot_views[j]
             if convert is not None:
@@ -347,6 +345,11 @@ class GPULauncher:
                 lines.append("        s%d.value = c%d(%s)" % (j, j, ref))
             else:
                 lines.append("        s%d.value = %s" % (j, ref))
+        if self._has_extra():
+            # The launcher's own storage (under the lock), from the values
+            # in the kernel's argument order.
+            lines.append("        pack_extra((%s%s), params, True)" %
+                         (", ".join(refs), "," if len(refs) == 1 else ""))
         lines += [
             "        stream_slot.value = stream",
             "        try:",

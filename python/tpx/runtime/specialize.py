@@ -272,10 +272,24 @@ def make_generic(backend, where_of):
                         "numbers, bools, None or constexprs)" %
                         (where_of(index), arguments.describe(value)))
 
+    gpu = backend in ("cuda", "hip")
+    tensor_type = arguments.torch_tensor_type()
+
     def _descriptor(desc, mode, device, index):
         where = where_of(index)
         base = desc.base
-        name = _element_type(base, where + " (the descriptor's base)")
+        # A torch tensor on the kernel's GPU, the common case, is taken
+        # without building the messages of the checked path.
+        if gpu and type(base) is tensor_type and \
+                base.get_device() == device:
+            name = arguments.dtype_name(base.dtype)
+            launch = base.data_ptr()
+        else:
+            name = launch = None
+        if name is None:
+            base_where = where + " (the descriptor's base)"
+            name = _element_type(base, base_where)
+            launch = pointer_of(base, base_where, device)
         block = tuple(map(int, desc.block_shape))
         shape = tuple(map(int, desc.shape))
         strides = tuple(map(int, desc.strides))
@@ -287,7 +301,6 @@ def make_generic(backend, where_of):
         if padding not in ("zero", "nan"):
             raise ValueError("%s: a tensor descriptor's padding is 'zero' or "
                              "'nan', got %r" % (where, padding))
-        launch = pointer_of(base, where + " (the descriptor's base)", device)
         align = (not address_of(launch) & 15) if mode == 0 else None
         # Rows of whole 16-element runs fill whole 16-byte chunks: the
         # descriptor may be stored with TMA (docs/python.md).
