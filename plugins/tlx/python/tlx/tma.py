@@ -1,10 +1,69 @@
 """TLX TMA: block copies through tensor descriptors, tracked by barriers."""
 
+from tpx.language import core
 from tpx.language.descriptor import tensor_descriptor_base
+from tpx.language.reduction import reduce_impl
 
 from .barrier import _one_barrier
-from .mem_ops import _check_buffer
+from .mem_ops import _check_buffer, local_load, local_store
+from .types import tensor_descriptor_ptr_type
 from ._support import constexpr_int, emit, tlx_builtin, unwrap
+
+# A descriptor in a tensor_descriptor_ptr slot: int64 words. The last
+# stride is always 1 (make_tensor_descriptor checks it) and is not stored.
+_BASE, _SHAPE, _STRIDES = 0, 1, 6
+
+
+@tlx_builtin
+def allocate_tensor_descriptor(num, _semantic=None, _generator=None):
+    """Storage for `num` tensor descriptors (128 bytes each, as in TLX) in
+    the program's local memory; `desc_ptrs[i]` is slot i, which
+    make_tensor_descriptor(desc_ptr=...) writes and
+    reinterpret_tensor_descriptor reads."""
+    if not isinstance(num, core.constexpr):
+        raise ValueError("tlx.allocate_tensor_descriptor(): `num` must be a "
+                         "constexpr")
+    num = constexpr_int(num, "tlx.allocate_tensor_descriptor() num")
+    if num < 1:
+        raise ValueError("tlx.allocate_tensor_descriptor(): `num` must be "
+                         "positive, got %d" % num)
+    return emit(_generator, "tlx.local_alloc", [],
+                [tensor_descriptor_ptr_type(num)])[0]
+
+
+def _slot(desc_ptr, what, _semantic, _generator):
+    """One slot of descriptor storage: a slot itself, or slot 0 of an
+    allocation (TLX's pointer to the first descriptor)."""
+    desc_ptr = unwrap(desc_ptr)
+    ty = getattr(desc_ptr, "type", None)
+    if not isinstance(ty, tensor_descriptor_ptr_type):
+        raise TypeError("%s: desc_ptr must come from "
+                        "tlx.allocate_tensor_descriptor(), got %r" %
+                        (what, desc_ptr))
+    if ty.num is None:
+        return desc_ptr
+    return ty.__tpx_getitem__(desc_ptr, 0, _semantic=_semantic,
+                              _generator=_generator)
+
+
+def _pack(words, _semantic):
+    """A 16-word int64 tensor holding `words` ({index: int64 scalar})."""
+    index = _semantic.arange(0, tensor_descriptor_ptr_type.WORDS)
+    packed = _semantic.full([tensor_descriptor_ptr_type.WORDS], 0,
+                            core.int64)
+    for k, word in words.items():
+        packed = _semantic.where(_semantic.equal(index, k), word, packed)
+    return packed
+
+
+def _word(packed, k, _semantic):
+    """Word `k` of a packed descriptor, as an int64 scalar."""
+    index = _semantic.arange(0, tensor_descriptor_ptr_type.WORDS)
+    picked = _semantic.where(_semantic.equal(index, k), packed,
+                             _semantic.full([tensor_descriptor_ptr_type.WORDS],
+                                            0, core.int64))
+    return reduce_impl(_semantic, (picked,), 0,
+                       lambda args: _semantic.add(args[0], args[1]))[0]
 
 
 @tlx_builtin
@@ -12,14 +71,59 @@ def make_tensor_descriptor(desc_ptr, base, shape, strides, block_shape,
                            padding_option="zero", _semantic=None,
                            _generator=None):
     """A TMA descriptor of the tensor at `base` (as tl.make_tensor_descriptor).
-    Only `desc_ptr=None` (the compiler places the descriptor) is
-    supported."""
-    if unwrap(desc_ptr) is not None:
-        raise ValueError("tlx.make_tensor_descriptor(): descriptors in "
-                         "explicitly allocated global memory (desc_ptr=) are "
-                         "not supported; pass desc_ptr=None")
-    return _semantic.make_tensor_descriptor(base, shape, strides, block_shape,
+    With `desc_ptr` (a slot of allocate_tensor_descriptor's storage) the
+    descriptor is also written there, for reinterpret_tensor_descriptor."""
+    desc = _semantic.make_tensor_descriptor(base, shape, strides, block_shape,
                                             padding_option)
+    if unwrap(desc_ptr) is None:
+        return desc
+    what = "tlx.make_tensor_descriptor()"
+    slot = _slot(desc_ptr, what, _semantic, _generator)
+    if unwrap(padding_option) == "nan":
+        raise ValueError("%s: a descriptor with NaN padding cannot be stored "
+                         "through desc_ptr on tpx (reinterpret_tensor_"
+                         "descriptor, which has no padding argument, reads "
+                         "zero padding)" % what)
+    words = {_BASE: _semantic.cast(_semantic.to_tensor(unwrap(base)),
+                                   core.int64)}
+    for i, extent in enumerate(desc.shape):
+        words[_SHAPE + i] = _semantic.cast(extent, core.int64)
+    for i, stride in enumerate(desc.strides[:-1]):
+        words[_STRIDES + i] = _semantic.cast(stride, core.int64)
+    local_store(slot, _pack(words, _semantic), _semantic=_semantic,
+                _generator=_generator)
+    return desc
+
+
+@tlx_builtin
+def reinterpret_tensor_descriptor(desc_ptr, block_shape, dtype,
+                                  _semantic=None, _generator=None):
+    """The descriptor make_tensor_descriptor last wrote into slot
+    `desc_ptr`, read as one of `block_shape` blocks of `dtype` elements
+    (the rank of `block_shape` must be the stored descriptor's; an element
+    type of another size reads the same words, as TLX reads the same
+    tensor map)."""
+    what = "tlx.reinterpret_tensor_descriptor()"
+    slot = _slot(desc_ptr, what, _semantic, _generator)
+    dtype = unwrap(dtype)
+    if not isinstance(dtype, core.dtype) or dtype.is_ptr() or \
+            dtype.is_block():
+        raise TypeError("%s: dtype must be a scalar dtype, got %r" %
+                        (what, dtype))
+    block_shape = [unwrap(b) for b in (unwrap(block_shape) if isinstance(
+        unwrap(block_shape), (list, tuple)) else [block_shape])]
+    rank = len(block_shape)
+    if not 1 <= rank <= 5:
+        raise ValueError("%s: expected 1 <= ndim <= 5 but got %d dimensions"
+                         % (what, rank))
+    packed = local_load(slot, _semantic=_semantic, _generator=_generator)
+    base = _semantic.cast(_word(packed, _BASE, _semantic),
+                          core.pointer_type(dtype))
+    shape = [_semantic.cast(_word(packed, _SHAPE + i, _semantic), core.int32)
+             for i in range(rank)]
+    strides = [_word(packed, _STRIDES + i, _semantic)
+               for i in range(rank - 1)] + [core.constexpr(1)]
+    return _semantic.make_tensor_descriptor(base, shape, strides, block_shape)
 
 
 def _descriptor(desc, what):

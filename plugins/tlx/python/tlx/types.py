@@ -52,6 +52,27 @@ class buffered_tensor_type(mlir_type):
         return "buffered_tensor_type(%s)" % self.name
 
 
+class tensor_descriptor_ptr_type(buffered_tensor_type):
+    """allocate_tensor_descriptor's storage: `num` slots of 128 bytes, as
+    TLX has them, each holding one descriptor as 16 int64 words (the base
+    address, the shape, the strides: see tma.py). It is a buffer of the
+    program's local memory (`!tlx.buffer<num x 16 x i64>`), so writes and
+    reads of a slot are ordered like those of any buffer, on every target;
+    indexing selects a slot (`desc_ptrs[i]`, `i` a constexpr or a run-time
+    integer)."""
+
+    WORDS = 16
+
+    def __init__(self, num=None):
+        super().__init__((self.WORDS,), core.int64, num)
+
+    def view_type(self):
+        return tensor_descriptor_ptr_type()
+
+    def __repr__(self):
+        return "tensor_descriptor_ptr_type(%s)" % self.name
+
+
 class async_token_type(mlir_type):
     """`!tlx.async_token`: an async copy, or a commit group, to wait for."""
 
@@ -75,6 +96,7 @@ class mbarrier_type(mlir_type):
 # TLX's names for the values themselves: both are kernel values (tensors)
 # of the types above.
 buffered_tensor = core.tensor
+tensor_descriptor_ptr = core.tensor
 async_token = core.tensor
 mbarrier = core.tensor
 
