@@ -1,5 +1,6 @@
-"""TLX descriptors in explicitly allocated storage: allocate_tensor_descriptor,
-make_tensor_descriptor(desc_ptr=...), reinterpret_tensor_descriptor.
+"""TLX descriptors in explicitly allocated storage (allocate_tensor_descriptor,
+make_tensor_descriptor(desc_ptr=...), reinterpret_tensor_descriptor) and
+the TMA copies' optional arguments (pred, prefetches, fence scopes).
 
 A slot holds the descriptor last written into it; reinterpreting it gives
 a descriptor of that tensor, whatever the slot index (constexpr or run
@@ -140,6 +141,36 @@ def test_a_task_reads_a_descriptor_made_before_the_tasks():
     np.testing.assert_array_equal(y, x + 1)
 
 
+@tpx.jit
+def predicated_load_kernel(x_ptr, y_ptr, M, N, BM: tl.constexpr,
+                           BN: tl.constexpr):
+    desc = tlx.make_tensor_descriptor(None, x_ptr, [M, N], [N, 1], [BM, BN])
+    buf = tlx.local_alloc((BM, BN), tl.float32, 1)
+    bars = tlx.alloc_barriers(1)
+    pid = tl.program_id(0)
+    tlx.local_store(buf[0], tl.full((BM, BN), -1.0, tl.float32))
+    tlx.fence("async_shared")
+    tlx.async_descriptor_prefetch_tensor(desc, [pid * BM, 0])
+    first = pid == 0
+    tlx.barrier_expect_bytes(bars[0], BM * BN * 4, pred=first)
+    tlx.async_descriptor_load(desc, buf[0], [pid * BM, 0], bars[0],
+                              pred=first)
+    tlx.barrier_wait(bars[0], 0, pred=first)
+    out = tlx.make_tensor_descriptor(None, y_ptr, [M, N], [N, 1], [BM, BN])
+    tlx.fence("async_shared")
+    tlx.async_descriptor_store(out, buf[0], [pid * BM, 0],
+                               eviction_policy="evict_first")
+    tlx.async_descriptor_store_wait(0)
+
+
+def test_a_predicated_off_copy_copies_nothing():
+    x = np.arange(32 * 16, dtype=np.float32).reshape(32, 16)
+    y = np.zeros_like(x)
+    predicated_load_kernel[(2,)](x, y, 32, 16, BM=16, BN=16)
+    np.testing.assert_array_equal(y[:16], x[:16])
+    np.testing.assert_array_equal(y[16:], -1.0)
+
+
 # -- errors ---------------------------------------------------------------------
 
 def _compile_error(kernel, *args, **constexprs):
@@ -197,6 +228,37 @@ def test_num_must_be_a_constexpr():
     assert "`num` must be a constexpr" in message
 
 
+@tpx.jit
+def reduce_store_kernel(x_ptr):
+    desc = tlx.make_tensor_descriptor(None, x_ptr, [16], [1], [16])
+    buf = tlx.local_alloc((16,), tl.float32, 1)
+    tlx.async_descriptor_store(desc, buf[0], [0], store_reduce="add")
+
+
+@tpx.jit
+def multicast_kernel(x_ptr):
+    desc = tlx.make_tensor_descriptor(None, x_ptr, [16], [1], [16])
+    buf = tlx.local_alloc((16,), tl.float32, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.async_descriptor_load(desc, buf[0], [0], bars[0],
+                              multicast_targets=[1])
+
+
+@tpx.jit
+def gpu_fence_kernel(x_ptr):
+    tlx.fence("gpu")
+
+
+def test_what_tpx_does_not_provide_is_named():
+    x = np.zeros(16, np.float32)
+    assert "store_reduce='add' (TMA reductions) is not supported" in \
+        _compile_error(reduce_store_kernel, x)
+    assert "multicast_targets needs thread-block clusters" in \
+        _compile_error(multicast_kernel, x)
+    assert "device- and system-scope fences are not provided" in \
+        _compile_error(gpu_fence_kernel, x)
+
+
 # -- sm_90a ---------------------------------------------------------------------
 
 @pytest.mark.skipif(not h.have_ptxas(), reason="no CUDA toolkit (ptxas)")
@@ -221,3 +283,19 @@ def test_on_sm_90a_reinterpreted_descriptors_load_through_pointers():
                        "descriptors"):
         compile_ttir(text, "sm_90a", num_warps=4, pipeline_text=pipeline,
                      no_cache=True)
+
+
+@pytest.mark.skipif(not h.have_ptxas(), reason="no CUDA toolkit (ptxas)")
+def test_on_sm_90a_a_predicated_copy_is_a_conditional_tma_copy():
+    from tpx.compiler.compiler import compile_ttir
+    from tpx.pipeline import resolve
+    x = np.zeros((32, 16), np.float32)
+    text = h.ttir(predicated_load_kernel, x, x, 32, 16, BM=16, BN=16)
+    assert "scf.if" in text
+    pipeline = resolve(predicated_load_kernel, "sm_90a")[0]
+    kernel = compile_ttir(text, "sm_90a", num_warps=4,
+                          pipeline_text=pipeline, no_cache=True)
+    assert kernel.metadata["pipeline"] == "simt"
+    assert len(kernel.metadata["tensor_maps"]) == 2
+    assert "cp.async.bulk.tensor.2d.shared::cluster.global" in \
+        kernel.asm["ptx"]

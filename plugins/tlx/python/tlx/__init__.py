@@ -22,10 +22,11 @@ from .types import (async_token, async_token_type, buffered_tensor,
                     tensor_descriptor_ptr_type)
 from .async_task import async_task, async_task_replica_id, async_tasks
 from .barrier import (alloc_barriers, barrier_arrive, barrier_expect_bytes,
-                      barrier_wait, fence_async_shared, named_barrier_arrive,
+                      barrier_wait, fence, fence_async_shared,
+                      named_barrier_arrive,
                       named_barrier_wait)
 from .tma import (allocate_tensor_descriptor, async_descriptor_load,
-                  async_descriptor_store, async_descriptor_store_wait,
+                  async_descriptor_prefetch_tensor, async_descriptor_store, async_descriptor_store_wait,
                   make_tensor_descriptor, reinterpret_tensor_descriptor)
 from .mem_ops import (async_load, async_load_commit_group,
                       async_load_wait_group, local_alloc, local_load,
@@ -36,7 +37,8 @@ from .utility import (clock64, cluster_cta_rank, cluster_size_1d,
                       dtype_of, size_of, thread_id)
 
 __all__ = [
-    "alloc_barriers", "allocate_tensor_descriptor", "async_descriptor_load", "async_descriptor_store",
+    "alloc_barriers", "allocate_tensor_descriptor", "async_descriptor_load",
+    "async_descriptor_prefetch_tensor", "fence", "async_descriptor_store",
     "async_descriptor_store_wait", "async_task", "async_task_replica_id",
     "async_tasks", "barrier_arrive", "barrier_expect_bytes", "barrier_wait",
     "clock64", "cluster_cta_rank", "cluster_size_1d", "fence_async_shared",

@@ -115,6 +115,23 @@ def fence_async_shared(_semantic=None, _generator=None):
     emit(_generator, "tlx.fence_async_shared", [], [])
 
 
+@tlx_builtin
+def fence(scope, _semantic=None, _generator=None):
+    """A memory fence: "async_shared" orders earlier shared-memory writes
+    before later async-proxy reads (as fence_async_shared). Device- and
+    system-scope fences ("gpu", "sys") are not provided yet: an error."""
+    scope = unwrap(scope)
+    if scope == "async_shared":
+        emit(_generator, "tlx.fence_async_shared", [], [])
+    elif scope in ("gpu", "sys"):
+        raise ValueError("tlx.fence(%r): device- and system-scope fences are "
+                         "not provided by tpx yet (only 'async_shared')" %
+                         scope)
+    else:
+        raise ValueError("tlx.fence(): scope must be 'gpu', 'sys', or "
+                         "'async_shared', got %r" % (scope,))
+
+
 def _named_barrier(bar_id, num_threads, arrive_only, what, semantic,
                    generator):
     from .async_task import current_threads

@@ -144,35 +144,105 @@ def _check_block(desc, buffer_ty, what):
                              buffer_ty.element_ty))
 
 
+def _eviction(policy, what):
+    policy = unwrap(policy)
+    if policy not in ("", "evict_first", "evict_last"):
+        raise ValueError("%s: eviction_policy must be '', 'evict_first', or "
+                         "'evict_last', got %r" % (what, policy))
+    return policy
+
+
+def _when(pred, what, _semantic, _generator, body):
+    """Emits `body()` where `pred` (None/True: always; a scalar: an scf.if
+    around it) holds."""
+    pred = unwrap(pred)
+    if pred is None or pred is True:
+        body()
+        return
+    if pred is False:
+        return
+    pred = _semantic.to_tensor(pred)
+    if pred.type.is_block():
+        raise TypeError("%s: pred must be a scalar" % what)
+    if not pred.dtype.is_bool():
+        pred = _semantic.cast(pred, core.int1)
+    builder = _generator.builder
+    then, other = builder.new_block(), builder.new_block()
+    with builder.at(then):
+        body()
+        builder.op("scf.yield", [], [], terminator=True)
+    with builder.at(other):
+        builder.op("scf.yield", [], [], terminator=True)
+    builder.op("scf.if", [pred.handle], [], regions=[[then], [other]])
+
+
 @tlx_builtin
-def async_descriptor_load(desc, result, offsets, barrier, cache_modifier="",
-                          eviction_policy="", is_volatile=False,
+def async_descriptor_load(desc, result, offsets, barrier, pred=None,
+                          cache_modifier="", eviction_policy="",
+                          multicast_targets=(), is_volatile=False,
                           _semantic=None, _generator=None):
     """Copies the block of `desc` at `offsets` into buffer `result`; its
-    bytes complete on `barrier` (expect them with barrier_expect_bytes)."""
-    desc = _descriptor(desc, "tlx.async_descriptor_load()")
+    bytes complete on `barrier` (expect them with barrier_expect_bytes).
+    With `pred` false nothing is copied (and no bytes arrive)."""
+    what = "tlx.async_descriptor_load()"
+    desc = _descriptor(desc, what)
     result = unwrap(result)
     ty = _check_buffer(result, "tlx.async_descriptor_load() result")
-    _check_block(desc, ty, "tlx.async_descriptor_load()")
-    bar = _one_barrier(barrier, "tlx.async_descriptor_load()")
+    _check_block(desc, ty, what)
+    bar = _one_barrier(barrier, what)
+    if list(unwrap(multicast_targets) or ()):
+        raise ValueError("%s: multicast_targets needs thread-block clusters, "
+                         "which tpx does not launch (every CTA is a cluster "
+                         "of one)" % what)
+    _eviction(eviction_policy, what)
     offsets = _semantic.descriptor_offsets(desc, offsets)
     props = {"cache": _semantic._cache_modifier(cache_modifier, False),
              "evict": _semantic._eviction_policy(eviction_policy)}
     handles = [desc.handle] + [o.handle for o in offsets] + \
         [result.handle, bar.handle]
     _generator.module.select_pipeline_extension("tlx")
-    _generator.builder.op("tlx.async_descriptor_load", handles, [],
-                          props=props)
+    _when(pred, what, _semantic, _generator,
+          lambda: _generator.builder.op("tlx.async_descriptor_load", handles,
+                                        [], props=props))
 
 
 @tlx_builtin
-def async_descriptor_store(desc, source, offsets, _semantic=None,
-                           _generator=None):
+def async_descriptor_prefetch_tensor(desc, offsets, pred=None,
+                                     eviction_policy="", _semantic=None,
+                                     _generator=None):
+    """A hint to bring the block of `desc` at `offsets` into L2. It has no
+    effect a program can observe; tpx checks the arguments and issues no
+    prefetch (docs/tlx.md)."""
+    what = "tlx.async_descriptor_prefetch_tensor()"
+    desc = _descriptor(desc, what)
+    _eviction(eviction_policy, what)
+    _semantic.descriptor_offsets(desc, offsets)
+    pred = unwrap(pred)
+    if pred is not None and not isinstance(pred, bool):
+        pred = _semantic.to_tensor(pred)
+        if pred.type.is_block():
+            raise TypeError("%s: pred must be a scalar" % what)
+
+
+@tlx_builtin
+def async_descriptor_store(desc, source, offsets, eviction_policy="",
+                           store_reduce="", _semantic=None, _generator=None):
     """Copies buffer `source` to the block of `desc` at `offsets`."""
-    desc = _descriptor(desc, "tlx.async_descriptor_store()")
+    what = "tlx.async_descriptor_store()"
+    desc = _descriptor(desc, what)
     source = unwrap(source)
     ty = _check_buffer(source, "tlx.async_descriptor_store() source")
-    _check_block(desc, ty, "tlx.async_descriptor_store()")
+    _check_block(desc, ty, what)
+    # A cache hint: the stores are issued with the default policy.
+    _eviction(eviction_policy, what)
+    reduce = unwrap(store_reduce)
+    if reduce not in ("", "add", "min", "max", "and", "or", "xor"):
+        raise ValueError("%s: store_reduce must be '', 'add', 'min', 'max', "
+                         "'and', 'or', or 'xor', got %r" % (what, reduce))
+    if reduce:
+        raise ValueError("%s: store_reduce=%r (TMA reductions) is not "
+                         "supported by tpx; store plainly or use "
+                         "desc.atomic_add" % (what, reduce))
     offsets = _semantic.descriptor_offsets(desc, offsets)
     handles = [desc.handle] + [o.handle for o in offsets] + [source.handle]
     _generator.module.select_pipeline_extension("tlx")
