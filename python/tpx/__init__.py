@@ -11,6 +11,8 @@ from tpx.runtime.jit import JITFunction, KernelInterface, jit
 from tpx.runtime.allocation import set_allocator
 from tpx.runtime.autotuner import Config, autotune, heuristics
 from tpx.runtime.utils import cdiv, next_power_of_2
+from tpx.runtime.tensor_wrapper import TensorWrapper, reinterpret
+from tpx.language.core import constexpr_function
 from tpx import language
 from tpx import runtime
 from tpx import testing

@@ -6,10 +6,10 @@ docs/python.md lists what is covered.
 
 from tpx.language.core import (  # noqa: F401
     TRITON_MAX_TENSOR_NUMEL, bfloat16, block_type, builtin, constexpr,
-    constexpr_type, dtype, float16, float32, float64, float8e4b8,
+    constexpr_function, constexpr_type, dtype, float16, float32, float64, float8e4b8,
     float8e4b15, float8e4nv, float8e5, float8e5b16, int1, int8, int16,
-    int32, int64, pi32_t, pointer_type, tensor, uint8, uint16, uint32,
-    uint64, void)
+    int32, int64, pi32_t, pointer_type, str_to_ty, tensor, uint8, uint16,
+    uint32, uint64, void)
 from tpx.language.basic import (  # noqa: F401
     PropagateNan, add, arange, broadcast, broadcast_to, cast, cdiv, clamp,
     expand_dims, full, full_like, load, maximum, minimum, next_power_of_2,
@@ -51,3 +51,4 @@ from tpx.language.basic import const, mul, sub  # noqa: F401,E402
 from tpx.language.tuples import tuple, tuple_type  # noqa: F401,E402
 from tpx.language import standard  # noqa: F401,E402
 from tpx.language.standard import swizzle2d  # noqa: F401,E402
+from tpx.language import target_info  # noqa: F401,E402

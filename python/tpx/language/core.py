@@ -451,8 +451,31 @@ _SIGNATURE_NAMES = {
 }
 
 
-def str_to_ty(name):
-    """A signature string ("*fp16", "i32", "*k*fp32") -> its language type."""
+class constexpr_function:
+    """A Python function a kernel calls while it is compiled (Triton's
+    `triton.constexpr_function`): its arguments must be compile-time values
+    (constexprs, dtypes), and what it returns is one. Called from host
+    code it is the plain function."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.__name__ = getattr(fn, "__name__", "constexpr_function")
+        self.__doc__ = getattr(fn, "__doc__", None)
+        self.__wrapped__ = fn
+
+    def __call__(self, *args, **kwargs):
+        args = [a.value if isinstance(a, constexpr) else a for a in args]
+        kwargs = {k: v.value if isinstance(v, constexpr) else v
+                  for k, v in kwargs.items()}
+        return self.fn(*args, **kwargs)
+
+    def __repr__(self):
+        return "constexpr_function(%s)" % self.__name__
+
+
+def str_to_ty(name, c=None):
+    """A signature string ("*fp16", "i32", "*k*fp32") -> its language type
+    (`c`, Triton's constexpr value for "constexpr", is not used)."""
     if name.startswith("*"):
         inner = name[1:]
         const = False

@@ -11,3 +11,4 @@ from tpx.runtime.jit import JITFunction, KernelInterface, jit
 from tpx.runtime.autotuner import (Autotuner, Config, Heuristics, autotune,
                                    heuristics)
 from tpx.errors import OutOfResources
+from tpx.runtime.tensor_wrapper import TensorWrapper, reinterpret

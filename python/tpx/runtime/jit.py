@@ -38,6 +38,8 @@ from tpx.errors import CompilationError, OutOfResources, TpxError
 # Kernels compiled in `with tpx.pipeline(...)` differ from the same kernel
 # outside it: the block's selection (a per-thread tuple) keys the fast path.
 from tpx.pipeline import _scope
+# Triton's names for them live here too (triton.runtime.jit).
+from tpx.runtime.tensor_wrapper import TensorWrapper, reinterpret  # noqa: F401
 
 
 class KernelParam:
