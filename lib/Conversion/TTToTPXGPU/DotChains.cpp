@@ -4,6 +4,8 @@
 // the first dot's result, through casts, exp and scaling. Layout choice
 // keeps such chains in registers (warps along M, A not staged in shared
 // memory), so both convert-tt-to-tpxgpu and tpxgpu-use-wgmma ask these.
+// A chain also passes through an scf.if, by both branches' values: the
+// scores masked on the diagonal block only (`if ...: qk = tl.where(...)`).
 //
 //===----------------------------------------------------------------------===//
 #include "tpx/Conversion/TTToTPXGPU/TTToTPXGPU.h"
@@ -11,6 +13,7 @@
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUOps.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -34,7 +37,16 @@ bool tpxgpu::isComputedFromDot(Value value) {
     Operation *def = current.getDefiningOp();
     if (isa_and_nonnull<tt::DotOp, WarpGroupDotOp>(def))
       return true;
-    if (depth < kMaxDotChainDepth && passesThroughDotChain(def))
+    if (depth >= kMaxDotChainDepth)
+      continue;
+    if (auto branch = dyn_cast_or_null<scf::IfOp>(def)) {
+      unsigned index = cast<OpResult>(current).getResultNumber();
+      stack.push_back({branch.thenYield().getOperand(index), depth + 1});
+      if (branch.elseBlock())
+        stack.push_back({branch.elseYield().getOperand(index), depth + 1});
+      continue;
+    }
+    if (passesThroughDotChain(def))
       for (Value operand : def->getOperands())
         stack.push_back({operand, depth + 1});
   }
@@ -49,8 +61,15 @@ bool tpxgpu::feedsDotOperandA(Value value) {
       Operation *user = use.getOwner();
       if (isa<tt::DotOp, WarpGroupDotOp>(user) && use.getOperandNumber() == 0)
         return true;
-      if (depth < kMaxDotChainDepth && passesThroughDotChain(user) &&
-          user->getNumResults() == 1)
+      if (depth >= kMaxDotChainDepth)
+        continue;
+      if (isa<scf::YieldOp>(user))
+        if (auto branch = dyn_cast<scf::IfOp>(user->getParentOp())) {
+          users.push_back(
+              {branch.getResult(use.getOperandNumber()), depth + 1});
+          continue;
+        }
+      if (passesThroughDotChain(user) && user->getNumResults() == 1)
         users.push_back({user->getResult(0), depth + 1});
     }
   }

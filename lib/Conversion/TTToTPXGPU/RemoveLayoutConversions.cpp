@@ -467,6 +467,69 @@ static Type withLayout(Type type, Attribute layout) {
                                layout);
 }
 
+/// Gives an scf.if result the MMA-based layout a branch computes it in,
+/// when the other branch's value can be had in that layout too: the
+/// conversions before the yields become one after the if, which forward
+/// propagation then moves on. A masked attention tile selected on the
+/// diagonal block only (`if ...: qk = tl.where(mask, qk, -inf)`) otherwise
+/// leaves the loop's scores in a blocked layout, converted through shared
+/// memory both ways every iteration. Returns true if anything changed.
+static bool hoistConversionsOutOfIfs(ModuleOp module) {
+  SmallVector<scf::IfOp> ifs;
+  module.walk([&](scf::IfOp op) {
+    if (op.getNumResults() && op.elseBlock())
+      ifs.push_back(op);
+  });
+  bool changed = false;
+  for (scf::IfOp op : ifs) {
+    scf::YieldOp yields[] = {op.thenYield(), op.elseYield()};
+    SmallVector<Type> types(op.getResultTypes());
+    bool any = false;
+    for (unsigned i = 0, e = types.size(); i < e; ++i) {
+      auto type = dyn_cast<RankedTensorType>(types[i]);
+      if (!type)
+        continue;
+      Attribute layout;
+      for (scf::YieldOp yield : yields)
+        if (auto convert = yield.getOperand(i).getDefiningOp<ConvertLayoutOp>())
+          if (isMmaBased(convert.getSrc().getType().getEncoding())) {
+            layout = convert.getSrc().getType().getEncoding();
+            break;
+          }
+      if (!layout || layout == type.getEncoding())
+        continue;
+      Rematerializer rematerializer;
+      Value values[2];
+      for (unsigned branch = 0; branch < 2; ++branch)
+        values[branch] =
+            rematerializer.get(yields[branch].getOperand(i), layout);
+      if (!values[0] || !values[1])
+        continue;
+      for (unsigned branch = 0; branch < 2; ++branch)
+        yields[branch]->setOperand(i, values[branch]);
+      types[i] = withLayout(type, layout);
+      any = true;
+    }
+    if (!any)
+      continue;
+    Operation *moved = rebuild(op, op->getOperands(), types);
+    OpBuilder b(op->getContext());
+    b.setInsertionPointAfter(moved);
+    for (auto [old, now] : llvm::zip(op->getResults(), moved->getResults())) {
+      if (old.getType() == now.getType()) {
+        old.replaceAllUsesWith(now);
+        continue;
+      }
+      old.replaceAllUsesWith(
+          ConvertLayoutOp::create(b, op->getLoc(), old.getType(), now)
+              .getResult());
+    }
+    op->erase();
+    changed = true;
+  }
+  return changed;
+}
+
 /// Moves a conversion out of an MMA accumulator layout past the elementwise
 /// ops and reductions that use its result, so that they compute in the MMA
 /// layout (a softmax on a QK^T tile, say) and the conversion lands where a
@@ -642,8 +705,15 @@ static void storeSourceLayouts(ModuleOp module) {
 /// conversions after the reduction are one). Each round moves conversions
 /// past ops; the bound only guards against a pathological ping-pong.
 static void propagateToFixpoint(ModuleOp module) {
-  for (int round = 0; round < 8 && propagateForward(module); ++round)
+  for (int round = 0; round < 8; ++round) {
+    bool changed = propagateForward(module);
+    // The conversions propagation leaves before an scf.if's yields move
+    // out of the if, and on in the next round.
+    changed |= hoistConversionsOutOfIfs(module);
+    if (!changed)
+      return;
     rematerializeConversions(module);
+  }
 }
 
 struct RemoveLayoutConversionsPass

@@ -255,3 +255,40 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
     tt.return
   }
 }
+
+// -----
+
+#blocked = #tpxgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tpxgpu.nvidia_mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#a = #tpxgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#b = #tpxgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 : i32} {
+  // Scores clamped on some blocks only (`if c: s = maximum(s, lo)`, as an
+  // attention masks only its diagonal block). Both branches' values can
+  // be had in the MMA layout, so the if yields that layout and the exp
+  // after it computes there; the one conversion left is at the store.
+  // CHECK-LABEL: tt.func public @clamped_on_some_blocks
+  // CHECK: %[[IF:.*]] = scf.if %{{.*}} -> (tensor<64x32xf32, #mma>)
+  // CHECK-NOT: tpxgpu.convert_layout
+  // CHECK: scf.yield %{{.*}} : tensor<64x32xf32, #mma>
+  // CHECK: } else {
+  // CHECK-NEXT: scf.yield %{{.*}} : tensor<64x32xf32, #mma>
+  // CHECK: math.exp %[[IF]] : tensor<64x32xf32, #mma>
+  // CHECK-NEXT: tpxgpu.convert_layout %{{.*}} : tensor<64x32xf32, #mma> -> tensor<64x32xf32, #blocked>
+  // CHECK-NEXT: tt.store
+  tt.func public @clamped_on_some_blocks(%q: tensor<64x32xf16, #a>, %k: tensor<32x32xf16, #b>, %c: i1, %lo: f32, %out: tensor<64x32x!tt.ptr<f32>, #blocked>) {
+    %zero = arith.constant dense<0.0> : tensor<64x32xf32, #mma>
+    %s = tt.dot %q, %k, %zero : tensor<64x32xf16, #a> * tensor<32x32xf16, #b> -> tensor<64x32xf32, #mma>
+    %sb = tpxgpu.convert_layout %s : tensor<64x32xf32, #mma> -> tensor<64x32xf32, #blocked>
+    %r = scf.if %c -> (tensor<64x32xf32, #blocked>) {
+      %l = tt.splat %lo : f32 -> tensor<64x32xf32, #blocked>
+      %m = arith.maxnumf %sb, %l : tensor<64x32xf32, #blocked>
+      scf.yield %m : tensor<64x32xf32, #blocked>
+    } else {
+      scf.yield %sb : tensor<64x32xf32, #blocked>
+    }
+    %e = math.exp %r : tensor<64x32xf32, #blocked>
+    tt.store %out, %e : tensor<64x32x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}

@@ -57,6 +57,38 @@ module {
 
 // -----
 
+// The same chain through an scf.if (scores masked on some blocks only, as
+// a causal attention masks its diagonal block): P still takes the second
+// dot's A in registers, and the if yields the accumulator layout.
+// CHECK-DAG: #[[IM:.*]] = #tpxgpu.nvidia_mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>
+// CHECK-DAG: #[[IA:.*]] = #tpxgpu.dot_op<{opIdx = 0, parent = #[[IM]], kWidth = 2}>
+// CHECK-LABEL: tt.func public @chain_through_if
+// CHECK: scf.if %{{.*}} -> (tensor<128x64xf32, #[[IM]]>)
+// CHECK-NOT: tpxgpu.local_alloc
+// CHECK: %[[PR:.*]] = tpxgpu.convert_layout %{{.*}} : tensor<128x64xbf16, #[[IM]]> -> tensor<128x64xbf16, #[[IA]]>
+// CHECK: tpxgpu.warp_group_dot %[[PR]], %{{.*}}, %{{.*}} : tensor<128x64xbf16, #[[IA]]>, !tpxgpu.memdesc<64x64xbf16, #{{.*}}> -> tensor<128x64xf32, #[[IM]]>
+module {
+  tt.func public @chain_through_if(%h: bf16, %v: tensor<64x64xbf16>, %c0: i1, %lo: f32) -> tensor<128x64xf32> {
+    %c = arith.constant dense<0.000000e+00> : tensor<128x64xf32>
+    %x = tt.splat %h : bf16 -> tensor<128x32xbf16>
+    %y = tt.splat %h : bf16 -> tensor<32x64xbf16>
+    %s = tt.dot %x, %y, %c : tensor<128x32xbf16> * tensor<32x64xbf16> -> tensor<128x64xf32>
+    %m = scf.if %c0 -> (tensor<128x64xf32>) {
+      %l = tt.splat %lo : f32 -> tensor<128x64xf32>
+      %t = arith.maxnumf %s, %l : tensor<128x64xf32>
+      scf.yield %t : tensor<128x64xf32>
+    } else {
+      scf.yield %s : tensor<128x64xf32>
+    }
+    %e = math.exp2 %m : tensor<128x64xf32>
+    %p = arith.truncf %e : tensor<128x64xf32> to tensor<128x64xbf16>
+    %o = tt.dot %p, %v, %c : tensor<128x64xbf16> * tensor<64x64xbf16> -> tensor<128x64xf32>
+    tt.return %o : tensor<128x64xf32>
+  }
+}
+
+// -----
+
 // What wgmma cannot run keeps mma.sync: an f16 accumulator, and a tile of
 // 32 rows (a warp group computes 64).
 // CHECK-LABEL: tt.func public @keeps_mma_sync
