@@ -126,6 +126,15 @@ def have_ptxas():
         shutil.which("ptxas") is not None
 
 
+def compile_error(jit_fn, *args, **constexprs):
+    """The message of the CompilationError that running `jit_fn` on one
+    program raises (a test fails when it compiles)."""
+    import pytest
+    with pytest.raises(CompilationError) as info:
+        run(jit_fn, (1,), *args, **constexprs)
+    return str(info.value)
+
+
 def cpu_only(reason):
     """Marks a test of CPU-only behaviour (skipped on other targets)."""
     import pytest

@@ -19,7 +19,6 @@ import pytest
 import tpx
 import tpx.language as tl
 import tpx.language.extra.tlx as tlx
-from tpx.errors import CompilationError
 
 import frontend_harness as h
 
@@ -592,10 +591,7 @@ def test_thread_id_axis_out_of_range():
 
 # -- errors with the Python location ------------------------------------------------
 
-def _compile_error(kernel, *args, **constexprs):
-    with pytest.raises(CompilationError) as info:
-        h.run(kernel, (1,), *args, **constexprs)
-    return str(info.value)
+_compile_error = h.compile_error
 
 
 @tpx.jit

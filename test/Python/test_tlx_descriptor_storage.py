@@ -173,10 +173,7 @@ def test_a_predicated_off_copy_copies_nothing():
 
 # -- errors ---------------------------------------------------------------------
 
-def _compile_error(kernel, *args, **constexprs):
-    with pytest.raises(CompilationError) as info:
-        h.run(kernel, (1,), *args, **constexprs)
-    return str(info.value)
+_compile_error = h.compile_error
 
 
 @tpx.jit
