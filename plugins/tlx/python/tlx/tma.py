@@ -5,9 +5,9 @@ from tpx.language.descriptor import tensor_descriptor_base
 from tpx.language.reduction import reduce_impl
 
 from .barrier import _one_barrier
-from .mem_ops import _check_buffer, local_load, local_store
+from .mem_ops import _check_buffer, local_load, local_store, local_view
 from .types import tensor_descriptor_ptr_type
-from ._support import constexpr_int, emit, tlx_builtin, unwrap
+from ._support import constexpr_int, emit, int_list, tlx_builtin, unwrap
 
 # A descriptor in a tensor_descriptor_ptr slot: int64 words. The last
 # stride is always 1 (make_tensor_descriptor checks it) and is not stored.
@@ -42,8 +42,7 @@ def _slot(desc_ptr, what, _semantic, _generator):
                         (what, desc_ptr))
     if ty.num is None:
         return desc_ptr
-    return ty.__tpx_getitem__(desc_ptr, 0, _semantic=_semantic,
-                              _generator=_generator)
+    return local_view(desc_ptr, 0, _semantic=_semantic, _generator=_generator)
 
 
 def _pack(words, _semantic):
@@ -110,9 +109,7 @@ def reinterpret_tensor_descriptor(desc_ptr, block_shape, dtype,
             dtype.is_block():
         raise TypeError("%s: dtype must be a scalar dtype, got %r" %
                         (what, dtype))
-    block_shape = [unwrap(b) for b in (unwrap(block_shape) if isinstance(
-        unwrap(block_shape), (list, tuple)) else [block_shape])]
-    rank = len(block_shape)
+    rank = len(int_list(block_shape, "%s block_shape" % what))
     if not 1 <= rank <= 5:
         raise ValueError("%s: expected 1 <= ndim <= 5 but got %d dimensions"
                          % (what, rank))
