@@ -4,7 +4,7 @@ from tpx.language import core
 from tpx.language.descriptor import tensor_descriptor_base
 from tpx.language.reduction import reduce_impl
 
-from .barrier import _one_barrier
+from .barrier import _one_barrier, _pred
 from .mem_ops import _check_buffer, local_load, local_store, local_view
 from .types import tensor_descriptor_ptr_type
 from ._support import constexpr_int, emit, int_list, tlx_builtin, unwrap
@@ -152,17 +152,13 @@ def _eviction(policy, what):
 def _when(pred, what, _semantic, _generator, body):
     """Emits `body()` where `pred` (None/True: always; a scalar: an scf.if
     around it) holds."""
-    pred = unwrap(pred)
-    if pred is None or pred is True:
+    if unwrap(pred) is False:
+        return
+    condition = _pred(pred, what, _semantic)
+    if not condition:
         body()
         return
-    if pred is False:
-        return
-    pred = _semantic.to_tensor(pred)
-    if pred.type.is_block():
-        raise TypeError("%s: pred must be a scalar" % what)
-    if not pred.dtype.is_bool():
-        pred = _semantic.cast(pred, core.int1)
+    pred = condition[0]
     builder = _generator.builder
     then, other = builder.new_block(), builder.new_block()
     with builder.at(then):
@@ -214,11 +210,8 @@ def async_descriptor_prefetch_tensor(desc, offsets, pred=None,
     desc = _descriptor(desc, what)
     _eviction(eviction_policy, what)
     _semantic.descriptor_offsets(desc, offsets)
-    pred = unwrap(pred)
-    if pred is not None and not isinstance(pred, bool):
-        pred = _semantic.to_tensor(pred)
-        if pred.type.is_block():
-            raise TypeError("%s: pred must be a scalar" % what)
+    if unwrap(pred) is not False:
+        _pred(pred, what, _semantic)
 
 
 @tlx_builtin
