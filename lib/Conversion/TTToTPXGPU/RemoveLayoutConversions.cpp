@@ -503,7 +503,11 @@ static bool hoistConversionsOutOfIfs(ModuleOp module) {
       for (unsigned branch = 0; branch < 2; ++branch)
         values[branch] =
             rematerializer.get(yields[branch].getOperand(i), layout);
-      if (!values[0] || !values[1])
+      // A branch that would need a conversion into the layout (a value
+      // loaded in another) would only move the cost into that branch.
+      if (!values[0] || !values[1] ||
+          values[0].getDefiningOp<ConvertLayoutOp>() ||
+          values[1].getDefiningOp<ConvertLayoutOp>())
         continue;
       for (unsigned branch = 0; branch < 2; ++branch)
         yields[branch]->setOperand(i, values[branch]);

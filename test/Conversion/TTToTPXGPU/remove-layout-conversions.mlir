@@ -259,6 +259,7 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
 // -----
 
 #blocked = #tpxgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#cols = #tpxgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
 #mma = #tpxgpu.nvidia_mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
 #a = #tpxgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
 #b = #tpxgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
@@ -289,6 +290,26 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
     }
     %e = math.exp %r : tensor<64x32xf32, #blocked>
     tt.store %out, %e : tensor<64x32x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+
+  // The other branch converts a value loaded in a third layout: it would
+  // need a conversion into the MMA layout instead, so the if keeps the
+  // blocked layout.
+  // CHECK-LABEL: tt.func public @scores_or_loaded
+  // CHECK: scf.if %{{.*}} -> (tensor<64x32xf32, #blocked>)
+  tt.func public @scores_or_loaded(%q: tensor<64x32xf16, #a>, %k: tensor<32x32xf16, #b>, %c: i1, %in: tensor<64x32x!tt.ptr<f32>, #cols>, %out: tensor<64x32x!tt.ptr<f32>, #blocked>) {
+    %zero = arith.constant dense<0.0> : tensor<64x32xf32, #mma>
+    %s = tt.dot %q, %k, %zero : tensor<64x32xf16, #a> * tensor<32x32xf16, #b> -> tensor<64x32xf32, #mma>
+    %r = scf.if %c -> (tensor<64x32xf32, #blocked>) {
+      %sb = tpxgpu.convert_layout %s : tensor<64x32xf32, #mma> -> tensor<64x32xf32, #blocked>
+      scf.yield %sb : tensor<64x32xf32, #blocked>
+    } else {
+      %l = tt.load %in : tensor<64x32x!tt.ptr<f32>, #cols>
+      %lb = tpxgpu.convert_layout %l : tensor<64x32xf32, #cols> -> tensor<64x32xf32, #blocked>
+      scf.yield %lb : tensor<64x32xf32, #blocked>
+    }
+    tt.store %out, %r : tensor<64x32x!tt.ptr<f32>, #blocked>
     tt.return
   }
 }
