@@ -117,3 +117,19 @@ def test_numpy_random_and_the_dtype_lists():
     assert it.get_arch() == str(it.get_current_target().arch)
     assert not it.is_hip_mi300() and not it.is_xpu()
     assert it.torch_dtype_name(tl.int64) == "int64"
+
+
+@triton.jit
+def halving_kernel(x_ptr, out_ptr):
+    n = tl.load(x_ptr)
+    steps = 0
+    while tl.condition(n > 1, disable_licm=True):
+        n = n // 2
+        steps += 1
+    tl.store(out_ptr, steps)
+
+
+def test_condition_is_a_while_loops_condition():
+    out = np.zeros(1, np.int32)
+    halving_kernel[(1,)](np.array([1000], np.int32), out)
+    assert out[0] == 9

@@ -12,6 +12,7 @@ from tpx.language.core import (  # noqa: F401
     uint32, uint64, void)
 from tpx.language.basic import (  # noqa: F401
     PropagateNan, add, arange, broadcast, broadcast_to, cast, cdiv, clamp,
+    condition,
     expand_dims, full, full_like, load, maximum, minimum, next_power_of_2,
     num_programs, program_id, range, reshape, static_range, store,
     to_tensor, view, where, zeros, zeros_like)

@@ -44,6 +44,19 @@ def zeros(shape, dtype, _semantic=None):
 
 
 @builtin
+def condition(arg1, disable_licm=False, _semantic=None):
+    """A `while` loop's condition with compiler hints, as Triton has it
+    (`while tl.condition(c, disable_licm=True):`): the loop runs while
+    `arg1` holds. `disable_licm` asks that loop-invariant code stay in the
+    loop; tpx takes it as a hint it does not act on (the loop computes the
+    same values either way)."""
+    if not isinstance(_unwrap(disable_licm), bool):
+        raise TypeError("tl.condition(): disable_licm must be a constexpr "
+                        "bool, got %r" % (disable_licm,))
+    return _semantic.to_tensor(arg1)
+
+
+@builtin
 def zeros_like(input, _semantic=None):
     return _semantic.full(list(input.type.shape) if input.type.is_block()
                           else [], 0, input.dtype)
