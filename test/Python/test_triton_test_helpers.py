@@ -133,3 +133,13 @@ def test_condition_is_a_while_loops_condition():
     out = np.zeros(1, np.int32)
     halving_kernel[(1,)](np.array([1000], np.int32), out)
     assert out[0] == 9
+
+
+def test_a_host_wrapper_is_not_device_memory():
+    # What the GPU launchers read of a wrapper (device_pointer): host data
+    # is a LaunchError naming it, not a host address handed to the GPU.
+    from tpx.runtime.launch_gpu import device_pointer
+    wrapped = triton.reinterpret(np.zeros(4, np.int8), tl.uint8)
+    with pytest.raises(triton.LaunchError, match="TensorWrapper of host "
+                       "memory"):
+        device_pointer(wrapped, "argument 0 'x' of kernel 'k'", 0)

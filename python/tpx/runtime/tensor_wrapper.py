@@ -8,6 +8,7 @@ specialization key is `*<dtype>`), at the wrapped tensor's address: a
 torch tensor or numpy array on the CPU, a GPU torch tensor on a GPU.
 """
 
+from tpx.errors import LaunchError
 from tpx.runtime import arguments
 
 __all__ = ["TensorWrapper", "reinterpret"]
@@ -24,17 +25,38 @@ class TensorWrapper:
         self.shape = tuple(base.shape)
 
     def data_ptr(self):
-        if hasattr(self.base, "data_ptr"):
-            return self.base.data_ptr()
-        return self.base.__array_interface__["data"][0]
+        base = self.base
+        if hasattr(base, "data_ptr"):
+            return base.data_ptr()
+        interface = getattr(base, "__cuda_array_interface__", None) or \
+            base.__array_interface__
+        return interface["data"][0]
 
     @property
     def tpx_host_buffer(self):
         """(pointer, bytes) of the wrapped host memory, for the CPU
         launcher."""
-        if arguments.is_torch_tensor(self.base):
-            return arguments.torch_buffer(self.base)
-        return arguments.numpy_buffer(self.base)
+        base = self.base
+        if arguments.is_torch_tensor(base):
+            if base.get_device() >= 0:
+                raise LaunchError(
+                    "a TensorWrapper of a torch tensor on %s cannot be "
+                    "passed to a kernel on the CPU (move it with .cpu())" %
+                    (base.device,))
+            return arguments.torch_buffer(base)
+        return arguments.numpy_buffer(base)
+
+    @property
+    def tpx_device_pointer(self):
+        """The wrapped tensor's device address, for the GPU launchers."""
+        base = self.base
+        if arguments.is_torch_tensor(base) and base.get_device() < 0 or \
+                hasattr(base, "__array_interface__"):
+            raise LaunchError(
+                "a TensorWrapper of host memory (%s) cannot be passed to a "
+                "kernel on a GPU (wrap a GPU tensor)" %
+                (arguments.describe(base),))
+        return self.data_ptr()
 
     def stride(self, *args):
         if hasattr(self.base, "stride") and callable(self.base.stride):
