@@ -55,14 +55,17 @@ def _pack(words, _semantic):
     return packed
 
 
-def _word(packed, k, _semantic):
-    """Word `k` of a packed descriptor, as an int64 scalar."""
+def _unpacker(packed, _semantic):
+    """word(k): word `k` of a packed descriptor, as an int64 scalar (the
+    index and zero tensors are made once for all words)."""
     index = _semantic.arange(0, tensor_descriptor_ptr_type.WORDS)
-    picked = _semantic.where(_semantic.equal(index, k), packed,
-                             _semantic.full([tensor_descriptor_ptr_type.WORDS],
-                                            0, core.int64))
-    return reduce_impl(_semantic, (picked,), 0,
-                       lambda args: _semantic.add(args[0], args[1]))[0]
+    zeros = _semantic.full([tensor_descriptor_ptr_type.WORDS], 0, core.int64)
+
+    def word(k):
+        picked = _semantic.where(_semantic.equal(index, k), packed, zeros)
+        return reduce_impl(_semantic, (picked,), 0,
+                           lambda args: _semantic.add(args[0], args[1]))[0]
+    return word
 
 
 @tlx_builtin
@@ -113,13 +116,13 @@ def reinterpret_tensor_descriptor(desc_ptr, block_shape, dtype,
     if not 1 <= rank <= 5:
         raise ValueError("%s: expected 1 <= ndim <= 5 but got %d dimensions"
                          % (what, rank))
-    packed = local_load(slot, _semantic=_semantic, _generator=_generator)
-    base = _semantic.cast(_word(packed, _BASE, _semantic),
-                          core.pointer_type(dtype))
-    shape = [_semantic.cast(_word(packed, _SHAPE + i, _semantic), core.int32)
+    word = _unpacker(local_load(slot, _semantic=_semantic,
+                                _generator=_generator), _semantic)
+    base = _semantic.cast(word(_BASE), core.pointer_type(dtype))
+    shape = [_semantic.cast(word(_SHAPE + i), core.int32)
              for i in range(rank)]
-    strides = [_word(packed, _STRIDES + i, _semantic)
-               for i in range(rank - 1)] + [core.constexpr(1)]
+    strides = [word(_STRIDES + i) for i in range(rank - 1)] + \
+        [core.constexpr(1)]
     return _semantic.make_tensor_descriptor(base, shape, strides, block_shape)
 
 
