@@ -10,7 +10,8 @@ launch time the GPU waits for); see time_ms.
     TPX_BUILD_DIR=.device PYTHONPATH=python python3 bench/tlx_bench.py OUT.json [KERNELS]
 
 KERNELS: a comma-separated subset (gemm_pipelined, gemm_tma, gemm_ws,
-gemm_pingpong, attention_pipelined, attention_ws); all by default.
+gemm_ws_cluster, gemm_pingpong, attention_pipelined, attention_ws); all by
+default.
 """
 
 import json
@@ -123,15 +124,20 @@ def main(out, kernels):
                     rows.append(measure(
                         row, lambda: module.matmul(a, b, config), ref, flops,
                         1.0))
-            for kernel, name in (("gemm_ws", "128x256x64 8+1 warps"),
-                                 ("gemm_pingpong", "128x128x64 4+2x4 warps")):
+            for kernel, name, module, config in (
+                    ("gemm_ws", "128x256x64 8+1 warps", gemm_ws, None),
+                    ("gemm_ws_cluster", "128x256x64 8+1 warps, 2-CTA "
+                     "clusters, B multicast", gemm_ws,
+                     gemm_ws.HOPPER_CLUSTER_CONFIG),
+                    ("gemm_pingpong", "128x128x64 4+2x4 warps",
+                     gemm_pingpong, None)):
                 if kernel not in kernels:
                     continue
-                module = globals()[kernel]
                 row = dict(kernel=kernel, config=name, dtype=str(dtype),
                            size=size, **base)
-                rows.append(measure(row, lambda: module.matmul(a, b), ref,
-                                    flops, 1.0))
+                rows.append(measure(
+                    row, lambda: module.matmul(a, b, config), ref, flops,
+                    1.0))
     from torch.nn.attention import SDPBackend, sdpa_kernel
     heads = 32
     for d, seq in ((64, 1024), (128, 4096), (64, 8192), (128, 8192)):

@@ -27,11 +27,22 @@ def check(name, out, ref, tol):
 def main():
     ok = True
     torch.manual_seed(0)
-    for module in (gemm_ws, gemm_pingpong):
+    for name, module, config in (
+            ("gemm_ws", gemm_ws, gemm_ws.HOPPER_CONFIG),
+            ("gemm_ws 2-CTA clusters", gemm_ws,
+             gemm_ws.HOPPER_CLUSTER_CONFIG),
+            ("gemm_pingpong", gemm_pingpong, gemm_pingpong.HOPPER_CONFIG)):
         a = torch.randn(512, 384, device="cuda", dtype=torch.float16)
         b = torch.randn(384, 768, device="cuda", dtype=torch.float16)
-        config = dict(module.HOPPER_CONFIG, NUM_PROGRAMS=4)
-        ok &= check(module.__name__, module.matmul(a, b, config), a @ b, 0.5)
+        config = dict(config, NUM_PROGRAMS=4)
+        ok &= check(name, module.matmul(a, b, config), a @ b, 0.5)
+    # Edges: M not a whole number of cluster tiles (the second CTA's rows
+    # past M), N and K not whole blocks.
+    a = torch.randn(300, 200, device="cuda", dtype=torch.float16)
+    b = torch.randn(200, 392, device="cuda", dtype=torch.float16)
+    config = dict(gemm_ws.HOPPER_CLUSTER_CONFIG, NUM_PROGRAMS=6)
+    ok &= check("gemm_ws 2-CTA clusters, edges",
+                gemm_ws.matmul(a, b, config), a @ b, 0.5)
     for causal in (False, True):
         q, k, v = (torch.randn(2, 512, 128, device="cuda",
                                dtype=torch.bfloat16) for _ in range(3))

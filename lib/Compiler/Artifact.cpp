@@ -47,6 +47,8 @@ llvm::json::Value Artifact::metadataToJSON() const {
       {"num_stages", numStages},
       {"shared_memory", sharedMemory},
       {"block_threads", blockThreads},
+      {"cluster_dims",
+       llvm::json::Array{clusterDims[0], clusterDims[1], clusterDims[2]}},
       {"entry_point", entryPoint},
       {"tensor_maps", std::move(maps)},
       {"num_regs", numRegs},
@@ -94,6 +96,18 @@ llvm::Expected<Artifact> Artifact::fromParts(llvm::StringRef metadataJSON,
   // Absent in metadata written before SIMT code generation: one thread.
   if (auto threads = object->getInteger("block_threads"))
     artifact.blockThreads = static_cast<unsigned>(*threads);
+  // Absent in metadata written before clusters: clusters of one CTA.
+  if (const llvm::json::Array *dims = object->getArray("cluster_dims")) {
+    if (dims->size() != 3)
+      return makeError("artifact metadata's cluster_dims is not 3 extents");
+    for (unsigned i = 0; i < 3; ++i) {
+      std::optional<int64_t> dim = (*dims)[i].getAsInteger();
+      if (!dim || *dim <= 0)
+        return makeError("artifact metadata's cluster_dims holds a "
+                         "non-positive extent");
+      artifact.clusterDims[i] = static_cast<unsigned>(*dim);
+    }
+  }
   artifact.entryPoint = entry->str();
   artifact.numRegs =
       static_cast<int>(object->getInteger("num_regs").value_or(-1));

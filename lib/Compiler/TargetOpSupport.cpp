@@ -1,5 +1,7 @@
 //===- TargetOpSupport.cpp - what a target accepts, stage by stage --------===//
 #include "tpx/Compiler/TargetOpSupport.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 #include "tpx/Dialect/TT/IR/TTOps.h"
 #include "tpx/Plugin/PluginRegistry.h"
 #include "tpx/Support/DiagnosticText.h"
@@ -156,6 +158,13 @@ llvm::Error tpx::checkTargetOpSupport(ModuleOp module, llvm::StringRef target,
   auto backend = getTargetBackend(target);
   if (!backend)
     return backend.takeError();
+  if (!(*backend)->launchesClusters && tpxgpu::getModuleClusterSize(module) > 1)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "the kernel is launched in thread-block clusters ('" +
+            tpxgpu::TPXGPUDialect::kClusterDimsAttrName.str() +
+            "'), which target '" + target.str() +
+            "' does not provide (NVIDIA sm_90a does)");
   std::optional<StageRule> rule = getStageRule(**backend, stage);
   if (!rule)
     return llvm::Error::success();

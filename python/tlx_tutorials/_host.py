@@ -49,16 +49,22 @@ def persistent_tma_matmul(kernel, a, b, config, hopper, cpu, gfx950):
     """c = a @ b by a persistent `kernel(a_desc, b_desc, c, M, N, K,
     stride_cm, stride_cn, **config)` over min(NUM_PROGRAMS, tiles)
     programs, A and B read through TMA descriptors of the config's blocks
-    (the warp-specialized GEMMs)."""
+    (the warp-specialized GEMMs). A config with CLUSTER_M > 1 launches
+    clusters of that many CTAs along M (ctas_per_cga), each copying
+    1 / CLUSTER_M of B's block columns: a whole number of clusters, of at
+    most NUM_PROGRAMS CTAs."""
     import tpx
     from tpx.tools.tensor_descriptor import TensorDescriptor
     M, N, K, c, config = matmul_problem(a, b, config, hopper, cpu,
                                         gfx950)
     bm, bn, bk = (config["BLOCK_SIZE_M"], config["BLOCK_SIZE_N"],
                   config["BLOCK_SIZE_K"])
+    cluster = config.get("CLUSTER_M", 1)
+    options = {"ctas_per_cga": (cluster, 1, 1)} if cluster > 1 else {}
     a_desc = TensorDescriptor.from_tensor(a, [bm, bk])
-    b_desc = TensorDescriptor.from_tensor(b, [bk, bn])
-    tiles = tpx.cdiv(M, bm) * tpx.cdiv(N, bn)
-    grid = (min(config["NUM_PROGRAMS"], tiles),)
-    kernel[grid](a_desc, b_desc, c, M, N, K, *strides(c), **config)
+    b_desc = TensorDescriptor.from_tensor(b, [bk, bn // cluster])
+    tiles = tpx.cdiv(M, bm * cluster) * tpx.cdiv(N, bn)
+    grid = (cluster * min(config["NUM_PROGRAMS"] // cluster, tiles),)
+    kernel[grid](a_desc, b_desc, c, M, N, K, *strides(c), **config,
+                 **options)
     return c

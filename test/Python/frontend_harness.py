@@ -33,6 +33,9 @@ _NUMPY_TO_SIG = {
 
 
 def arg_specs(jit_fn, args, constexprs):
+    # Parameters not given take their defaults, as in a launch.
+    args = list(args) + [p.default for p in jit_fn.params[len(args):]
+                         if p.has_default and p.name not in constexprs]
     specs = []
     for param, arg in zip(jit_fn.params, args):
         if param.is_constexpr or param.name in constexprs:

@@ -165,6 +165,35 @@ def test_buffer_views():
 
 
 @tpx.jit
+def picked_view_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    # TLX's way of picking a half at run time (the clustered GEMM's B
+    # halves): the view comes out of an if (on sm_90a its store moves into
+    # both arms, test/TLX/clusters-sm90a.mlir).
+    pid = tl.program_id(0)
+    half = tl.arange(0, BLOCK // 2)
+    buf = tlx.local_alloc((BLOCK,), tl.float32, 1)
+    tlx.local_store(buf[0], tl.zeros((BLOCK,), tl.float32))
+    if pid == 0:
+        view = tlx.local_slice(buf[0], [0], [BLOCK // 2])
+    else:
+        view = tlx.local_slice(buf[0], [BLOCK // 2], [BLOCK // 2])
+    tlx.local_store(view, tl.load(x_ptr + half) + pid)
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + pid * BLOCK + offs, tlx.local_load(buf[0]))
+
+
+def test_a_view_picked_by_an_if():
+    B = 8
+    x = np.arange(B // 2, dtype=np.float32)
+    out = np.full((2, B), -1, np.float32)
+    text = h.run(picked_view_kernel, (2,), x, out, BLOCK=B)
+    assert "scf.if" in text
+    zeros = np.zeros(B // 2, np.float32)
+    np.testing.assert_array_equal(out[0], np.concatenate([x, zeros]))
+    np.testing.assert_array_equal(out[1], np.concatenate([zeros, x + 1]))
+
+
+@tpx.jit
 def masked_copy_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr,
                        OTHER: tl.constexpr):
     offs = tl.arange(0, BLOCK)

@@ -250,7 +250,8 @@ def test_what_tpx_does_not_provide_is_named():
     x = np.zeros(16, np.float32)
     assert "store_reduce='add' (TMA reductions) is not supported" in \
         _compile_error(reduce_store_kernel, x)
-    assert "multicast_targets needs thread-block clusters" in \
+    assert "multicast_targets needs a kernel launched in thread-block " \
+        "clusters" in \
         _compile_error(multicast_kernel, x)
     assert "device- and system-scope fences are not provided" in \
         _compile_error(gpu_fence_kernel, x)

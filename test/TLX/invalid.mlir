@@ -183,3 +183,73 @@ tt.func @thread_id_axis() -> i32 {
   %t = tlx.thread_id 3
   tt.return %t : i32
 }
+
+// -----
+
+// A peer CTA's barrier, and multicasts, need a kernel launched in clusters.
+tt.func @remote_without_clusters(%r: i32) {
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %b = tlx.barrier_view %bars[%c0] : !tlx.mbarriers<1>
+  // expected-error @+1 {{remote_cta_rank needs a kernel launched in thread-block clusters}}
+  tlx.barrier_arrive %b, 1 cta %r
+  tt.return
+}
+
+// -----
+
+module attributes {"tpxgpu.cluster-dims" = array<i32: 2, 1, 1>} {
+  tt.func @rank_out_of_range() {
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %c0 = arith.constant 0 : i32
+    %c2 = arith.constant 2 : i32
+    %b = tlx.barrier_view %bars[%c0] : !tlx.mbarriers<1>
+    // expected-error @+1 {{remote_cta_rank 2 names no CTA of a cluster of 2}}
+    tlx.barrier_arrive %b, 1 cta %c2
+    tt.return
+  }
+}
+
+// -----
+
+tt.func @multicast_without_clusters(%base: !tt.ptr<f16>, %n: i32, %stride: i64) {
+  %c1_i64 = arith.constant 1 : i64
+  %desc = tt.make_tensor_descriptor %base, [%n, %n], [%stride, %c1_i64] : <f16>, <tensor<16x16xf16>>
+  %buf = tlx.local_alloc : !tlx.buffer<16x16xf16>
+  %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %b = tlx.barrier_view %bars[%c0] : !tlx.mbarriers<1>
+  // expected-error @+1 {{multicast mask needs a kernel launched in thread-block clusters}}
+  tlx.async_descriptor_load %desc[%c0, %c0], %buf, %b multicast %c1 : !tt.tensordesc<tensor<16x16xf16>>, !tlx.buffer<16x16xf16>
+  tt.return
+}
+
+// -----
+
+module attributes {"tpxgpu.cluster-dims" = array<i32: 2, 1, 1>} {
+  tt.func @empty_mask(%base: !tt.ptr<f16>, %n: i32, %stride: i64) {
+    %c1_i64 = arith.constant 1 : i64
+    %desc = tt.make_tensor_descriptor %base, [%n, %n], [%stride, %c1_i64] : <f16>, <tensor<16x16xf16>>
+    %buf = tlx.local_alloc : !tlx.buffer<16x16xf16>
+    %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    %c0 = arith.constant 0 : i32
+    %c4 = arith.constant 4 : i32
+    %b = tlx.barrier_view %bars[%c0] : !tlx.mbarriers<1>
+    // expected-error @+1 {{multicast mask 4 names no CTA of a cluster of 2}}
+    tlx.async_descriptor_load %desc[%c0, %c0], %buf, %b multicast %c4 : !tt.tensordesc<tensor<16x16xf16>>, !tlx.buffer<16x16xf16>
+    tt.return
+  }
+}
+
+// -----
+
+tt.func @cluster_barrier_in_a_task() {
+  tlx.async_tasks {
+    tlx.async_task attributes {isDefault} {
+      // expected-error @+1 {{inside an async task: every thread of every CTA of the cluster must reach a cluster barrier}}
+      tlx.cluster_barrier
+    }
+  }
+  tt.return
+}

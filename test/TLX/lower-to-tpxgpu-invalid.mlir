@@ -158,3 +158,17 @@ tt.func @reinterpreted_rows(%x: tensor<64x64xf16>) {
   %l = tlx.local_load %r : !tlx.buffer<32x128xf16> -> tensor<32x128xf16>
   tt.return
 }
+
+// -----
+
+// In a cluster every CTA waits for the others' barrier inits: all threads
+// must reach them.
+module attributes {"tpxgpu.cluster-dims" = array<i32: 2, 1, 1>} {
+  tt.func @barriers_below_the_top(%c: i1) {
+    scf.if %c {
+      // CHECK: [[@LINE+1]]:{{.*}} error: tlx-lower-to-tpxgpu: 'tlx.alloc_barriers' is not lowered for NVIDIA GPUs yet: an alloc_barriers below the top level of a kernel launched in clusters
+      %bars = tlx.alloc_barriers arrive_count = 1 : !tlx.mbarriers<1>
+    }
+    tt.return
+  }
+}

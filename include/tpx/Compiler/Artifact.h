@@ -6,6 +6,7 @@
 #include "tpx/Compiler/TensorMapParam.h"
 #include "tpx/Pipeline/StageText.h"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,10 @@ struct Artifact {
   /// Threads per block a GPU launch must use: num_warps * 32 for SIMT code,
   /// 1 for the one-thread-per-program path (unused on the CPU).
   unsigned blockThreads = 1;
+  /// The thread-block cluster a GPU launch must use (`tpxgpu.cluster-dims`;
+  /// {1, 1, 1}: no clusters). The grid counts CTAs and must be a multiple
+  /// of it in each dimension.
+  std::array<unsigned, 3> clusterDims = {1, 1, 1};
   /// Name of the symbol to launch in `binary`: on NVIDIA the `.entry` of
   /// the cubin (the kernel's PTX name, getPTXEntryName), what
   /// cuModuleGetFunction takes; on AMD the kernel's name in the hsaco, what

@@ -125,6 +125,10 @@ struct TargetBackend {
       choosePipeline;
 
   std::vector<LaunchOptionSlot> launchOptions;
+  /// Whether its kernels may be launched in thread-block clusters (a
+  /// module's `tpxgpu.cluster-dims` of more than one CTA); elsewhere such a
+  /// module is an error before anything runs.
+  bool launchesClusters = false;
   std::vector<StageAcceptance> accepts;
   /// The emitters of the emit stages, registered with the backend.
   std::vector<

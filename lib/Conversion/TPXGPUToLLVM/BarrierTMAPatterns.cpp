@@ -134,8 +134,24 @@ struct ArriveBarrierLowering
       rewriter.eraseOp(op);
       return success();
     }
-    emitElected(rewriter, loc, adaptor.getPred(),
-                sharedAddress(rewriter, loc, adaptor.getBarrier()),
+    Value address = sharedAddress(rewriter, loc, adaptor.getBarrier());
+    if (Value rank = adaptor.getRemoteRank()) {
+      // The peer's barrier at the same offset of its shared memory; release
+      // at cluster scope orders this CTA's accesses before the peer's
+      // waiters see the arrival.
+      Value remote = inlinePtx(rewriter, loc, rewriter.getI32Type(),
+                               ValueRange{address, rank},
+                               "mapa.shared::cluster.u32 $0, $1, $2;", "=r,r,r",
+                               /*sideEffects=*/false);
+      emitElected(rewriter, loc, adaptor.getPred(), remote,
+                  "mbarrier.arrive.release.cluster.shared::cluster.b64 _, "
+                  "[$1], " +
+                      std::to_string(op.getCount()) + ";",
+                  "r");
+      rewriter.eraseOp(op);
+      return success();
+    }
+    emitElected(rewriter, loc, adaptor.getPred(), address,
                 llvm::formatv("mbarrier.arrive.shared::cta.b64 _, [$1], {0};",
                               op.getCount())
                     .str(),
@@ -282,13 +298,22 @@ struct TMALoadLowering
     std::string constraints = "r";
     appendTMAOperands(rewriter, loc, adaptor.getDesc(), adaptor.getCoord(),
                       adaptor.getBarrier(), operands, constraints);
-    emitElected(rewriter, loc, adaptor.getPred(), operands,
-                llvm::formatv("cp.async.bulk.tensor.{0}d.shared::cluster."
-                              "global.tile.mbarrier::complete_tx::bytes "
-                              "[$1], [$2, {1}], [${2}];",
-                              rank, tmaCoordinates(rank, 3), 3 + rank)
-                    .str(),
-                constraints);
+    std::string multicast;
+    if (Value mask = adaptor.getMulticast()) {
+      operands.push_back(mask);
+      constraints += ",h";
+      multicast = ".multicast::cluster";
+    }
+    emitElected(
+        rewriter, loc, adaptor.getPred(), operands,
+        llvm::formatv("cp.async.bulk.tensor.{0}d.shared::cluster."
+                      "global.tile.mbarrier::complete_tx::bytes{3} "
+                      "[$1], [$2, {1}], [${2}]{4};",
+                      rank, tmaCoordinates(rank, 3), 3 + rank, multicast,
+                      multicast.empty() ? std::string()
+                                        : ", $" + std::to_string(4 + rank))
+            .str(),
+        constraints);
     rewriter.eraseOp(op);
     return success();
   }
@@ -338,6 +363,59 @@ struct TMAStoreWaitLowering
   }
 };
 
+/// %cluster_ctarank (0 on AMD, which has no clusters).
+struct ClusterCTARankLowering
+    : public OpConversionPattern<tpxgpu::ClusterCTARankOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tpxgpu::ClusterCTARankOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value rank = targetsAMD(rewriter)
+                     ? i32Constant(rewriter, loc, 0)
+                     : inlinePtx(rewriter, loc, rewriter.getI32Type(), {},
+                                 "mov.u32 $0, %cluster_ctarank;", "=r",
+                                 /*sideEffects=*/false);
+    rewriter.replaceOp(op, rank);
+    return success();
+  }
+};
+
+/// Only the thread that initialised the barriers has inits to publish; in
+/// the others the fence orders nothing and costs little.
+struct FenceMBarrierInitLowering
+    : public OpConversionPattern<tpxgpu::FenceMBarrierInitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tpxgpu::FenceMBarrierInitOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!targetsAMD(rewriter))
+      inlinePtx(rewriter, op.getLoc(), Type(), {},
+                "fence.mbarrier_init.release.cluster;", "",
+                /*sideEffects=*/true);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// barrier.cluster.arrive (release) + wait (acquire); AMD: the workgroup's.
+struct ClusterBarrierLowering
+    : public OpConversionPattern<tpxgpu::ClusterBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tpxgpu::ClusterBarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (targetsAMD(rewriter))
+      emitBarrier(rewriter, op.getLoc());
+    else
+      inlinePtx(rewriter, op.getLoc(), Type(), {},
+                "barrier.cluster.arrive;\nbarrier.cluster.wait;", "",
+                /*sideEffects=*/true);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void gpu_lowering::populateBarrierTMAPatterns(TensorTypeConverter &converter,
@@ -345,6 +423,7 @@ void gpu_lowering::populateBarrierTMAPatterns(TensorTypeConverter &converter,
   patterns.add<InitBarrierLowering, InvalBarrierLowering, BarrierExpectLowering,
                ArriveBarrierLowering, BarrierCompleteTxLowering,
                NamedBarrierLowering, WaitBarrierLowering, TMALoadLowering,
-               TMAStoreLowering, TMAStoreWaitLowering>(converter,
-                                                       patterns.getContext());
+               TMAStoreLowering, TMAStoreWaitLowering, ClusterCTARankLowering,
+               FenceMBarrierInitLowering, ClusterBarrierLowering>(
+      converter, patterns.getContext());
 }

@@ -58,12 +58,18 @@ static LLVM::GlobalOp createSharedMemory(ModuleOp module) {
 /// there (ROCDLBarriers.h). The first such op is reported with the
 /// target's name.
 static LogicalResult checkAMDCoverage(ModuleOp module, StringRef chip) {
+  if (tpxgpu::getModuleClusterSize(module) > 1)
+    return module.emitError("thread-block clusters ('")
+           << tpxgpu::TPXGPUDialect::kClusterDimsAttrName << "') are not "
+           << "available on " << chip << " (an NVIDIA Hopper feature)";
   WalkResult result = module.walk([&](Operation *op) {
+    auto arrive = dyn_cast<tpxgpu::ArriveBarrierOp>(op);
     bool nvidiaOnly =
         isa<tpxgpu::WarpGroupDotOp, tpxgpu::WarpGroupDotWaitOp,
             tpxgpu::AsyncTMACopyGlobalToLocalOp,
             tpxgpu::AsyncTMACopyLocalToGlobalOp, tpxgpu::AsyncTMAStoreWaitOp>(
-            op);
+            op) ||
+        (arrive && arrive.getRemoteRank());
     if (!nvidiaOnly)
       return WalkResult::advance();
     op->emitError("'") << op->getName() << "' has no lowering for " << chip

@@ -252,12 +252,21 @@ Value tpxgpu::getMBarrierView(OpBuilder &b, Location loc, Value barriers,
 
 /// Calls `copy(box, coords)` for each box of the block in `buffer`: box k
 /// covers columns [k * w, (k + 1) * w), at that offset in the buffer and in
-/// the coordinates.
+/// the coordinates. A block that is itself a static window of a buffer
+/// (tlx's local_slice) is split into windows of that buffer, as the NVVM
+/// lowering addresses windows of whole buffers only.
 template <typename CopyFn>
 static void forEachBox(OpBuilder &b, Location loc, Value buffer,
                        TensorMapAttr map, ValueRange indices, CopyFn copy) {
   auto type = cast<MemDescType>(buffer.getType());
   int64_t width = map.getBox()[1];
+  Value whole = buffer;
+  SmallVector<int64_t> origin = {0, 0};
+  if (auto window = buffer.getDefiningOp<MemDescSubviewOp>();
+      window && window.getOffsets().empty() && type.getShape()[1] != width) {
+    whole = window.getSrc();
+    origin = llvm::to_vector(window.getStaticOffsets());
+  }
   for (int64_t column = 0; column < type.getShape()[1]; column += width) {
     Value box = buffer;
     SmallVector<Value> coords(indices);
@@ -265,8 +274,9 @@ static void forEachBox(OpBuilder &b, Location loc, Value buffer,
       auto view = MemDescType::get(
           {type.getShape()[0], width}, type.getElementType(),
           type.getEncoding(), type.getMutableMemory(), type.getAllocShape());
-      box = MemDescSubviewOp::create(b, loc, view, buffer, ValueRange(),
-                                     b.getDenseI64ArrayAttr({0, column}));
+      box = MemDescSubviewOp::create(
+          b, loc, view, whole, ValueRange(),
+          b.getDenseI64ArrayAttr({origin[0], origin[1] + column}));
       if (column) {
         Value offset = arith::ConstantIntOp::create(b, loc, column, 32);
         coords[1] = arith::AddIOp::create(b, loc, coords[1], offset);
@@ -279,12 +289,13 @@ static void forEachBox(OpBuilder &b, Location loc, Value buffer,
 void tpxgpu::emitTMALoads(OpBuilder &b, Location loc, Value map,
                           TensorMapAttr mapAttr, Value buffer,
                           ValueRange indices, Value barrier, Value pred,
-                          tt::CacheModifier cache, tt::EvictionPolicy evict) {
-  forEachBox(b, loc, buffer, mapAttr, indices,
-             [&](Value box, ValueRange coords) {
-               AsyncTMACopyGlobalToLocalOp::create(b, loc, map, coords, barrier,
-                                                   box, pred, cache, evict);
-             });
+                          tt::CacheModifier cache, tt::EvictionPolicy evict,
+                          Value multicast) {
+  forEachBox(
+      b, loc, buffer, mapAttr, indices, [&](Value box, ValueRange coords) {
+        AsyncTMACopyGlobalToLocalOp::create(b, loc, map, coords, barrier, box,
+                                            pred, multicast, cache, evict);
+      });
 }
 
 void tpxgpu::emitTMAStores(OpBuilder &b, Location loc, Value map,

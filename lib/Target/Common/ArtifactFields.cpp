@@ -2,6 +2,7 @@
 #include "tpx/Target/Common/ArtifactFields.h"
 
 #include "tpx/Compiler/Artifact.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUDialect.h"
 
 using namespace tpx;
@@ -14,6 +15,9 @@ void tpx::readLaunchShape(mlir::ModuleOp module, Artifact &artifact) {
   if (auto shared = module->getAttrOfType<mlir::IntegerAttr>(
           TPXGPUDialect::kSharedBytesAttrName))
     artifact.sharedMemory = static_cast<unsigned>(shared.getInt());
+  std::array<int32_t, 3> dims = tpxgpu::getModuleClusterDims(module);
+  for (unsigned i = 0; i < 3; ++i)
+    artifact.clusterDims[i] = static_cast<unsigned>(dims[i]);
 }
 
 llvm::Expected<const EntryResources *>

@@ -220,6 +220,7 @@ TargetBackend tpx::getNVIDIABackend() {
        /*onlyWhenNamed=*/true}};
   backend.choiceAfterStage = "ttir";
   backend.choosePipeline = choosePipeline;
+  backend.launchesClusters = true;
   backend.launchOptions = {
       {"convert-tt-to-tpxgpu", "num-warps", LaunchOptionSlot::NumWarps},
       {"convert-tt-to-tpxgpu", "target", LaunchOptionSlot::Target},

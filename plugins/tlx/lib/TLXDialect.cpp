@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "TLX/TLXDialect.h"
 
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
+
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -314,7 +316,50 @@ static LogicalResult verifyDescriptorCopy(Operation *op, Type descType,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Thread-block clusters
+//===----------------------------------------------------------------------===//
+
+/// A CTA rank (or mask of ranks) only means something in a kernel launched
+/// in clusters; a constant one must name CTAs of the cluster.
+static LogicalResult verifyClusterOperand(Operation *op, Value value,
+                                          StringRef what, bool isMask) {
+  unsigned size = tpx::tpxgpu::getModuleClusterSize(op);
+  if (size < 2)
+    return op->emitOpError()
+           << what << " needs a kernel launched in thread-block clusters "
+           << "(the launch option ctas_per_cga); this one runs clusters of "
+              "one CTA";
+  APInt constant;
+  if (!matchPattern(value, m_ConstantInt(&constant)))
+    return success();
+  int64_t v = constant.getSExtValue();
+  if (isMask ? (v <= 0 || v >= (int64_t(1) << size)) : (v < 0 || v >= size))
+    return op->emitOpError()
+           << what << " " << v << " names no CTA of a cluster of " << size;
+  return success();
+}
+
+LogicalResult BarrierArriveOp::verify() {
+  if (Value rank = getRemoteCtaRank())
+    return verifyClusterOperand(*this, rank, "remote_cta_rank",
+                                /*isMask=*/false);
+  return success();
+}
+
+LogicalResult ClusterBarrierOp::verify() {
+  if ((*this)->getParentOfType<AsyncTaskOp>())
+    return emitOpError("inside an async task: every thread of every CTA of "
+                       "the cluster must reach a cluster barrier, so it "
+                       "belongs outside tlx.async_tasks");
+  return success();
+}
+
 LogicalResult AsyncDescriptorLoadOp::verify() {
+  if (Value mask = getMulticast())
+    if (failed(verifyClusterOperand(*this, mask, "multicast mask",
+                                    /*isMask=*/true)))
+      return failure();
   return verifyDescriptorCopy(*this, getDesc().getType(), getOffsets().size(),
                               getBuffer().getType());
 }
@@ -432,13 +477,14 @@ LogicalResult tpx::tlx::checkBarrierExpectations(Operation *root) {
     if (!bytes)
       continue;
     // Only a phase whose copies all sit beside the expectation is known:
-    // copies elsewhere (another block, another barrier value) may add to it.
+    // copies elsewhere (another block, another barrier value) may add to it,
+    // and so may a peer CTA's where the barrier takes multicasts.
     int64_t delivered = 0;
     bool known = true;
     for (AsyncDescriptorLoadOp copy : copies) {
       if (!isSameBarrier(copy.getBarrier(), expect.getBarrier()))
         continue;
-      if (copy->getBlock() != expect->getBlock()) {
+      if (copy->getBlock() != expect->getBlock() || copy.getMulticast()) {
         known = false;
         break;
       }

@@ -138,6 +138,14 @@ static LocalAllocOp getAllocation(Value buffer) {
   return buffer.getDefiningOp<LocalAllocOp>();
 }
 
+/// The allocation of a whole buffer or of a local_slice of one: what a TMA
+/// copy may move (emitTMALoads splits a slice into windows of its buffer).
+static LocalAllocOp getCopyAllocation(Value buffer) {
+  if (auto slice = buffer.getDefiningOp<LocalSliceOp>())
+    buffer = slice.getSrc();
+  return getAllocation(buffer);
+}
+
 std::string tpx::tlx::getUnsupportedReason(Operation *op) {
   if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
     if (Value reuse = alloc.getReuse(); reuse && !getAllocation(reuse))
@@ -185,11 +193,16 @@ std::string tpx::tlx::getUnsupportedReason(Operation *op) {
     return "";
   }
   if (auto load = dyn_cast<AsyncDescriptorLoadOp>(op)) {
-    if (!getAllocation(load.getBuffer()))
-      return "an async_descriptor_load into a buffer slice (TMA writes "
-             "whole buffers)";
+    if (!getCopyAllocation(load.getBuffer()))
+      return "an async_descriptor_load into a view other than a buffer or "
+             "a local_slice of one";
     return whyNotTensorMap(load.getDesc());
   }
+  if (isa<AllocBarriersOp>(op) && tg::getModuleClusterSize(op) > 1 &&
+      !isa<tt::FuncOp>(op->getParentOp()))
+    return "an alloc_barriers below the top level of a kernel launched in "
+           "clusters (every CTA of the cluster initialises its barriers and "
+           "then waits for the others', so all threads must reach it)";
   if (auto store = dyn_cast<AsyncDescriptorStoreOp>(op)) {
     if (!getAllocation(store.getBuffer()))
       return "an async_descriptor_store from a buffer slice (TMA reads "
@@ -200,8 +213,8 @@ std::string tpx::tlx::getUnsupportedReason(Operation *op) {
            LocalLoadOp, LocalStoreOp, AsyncLoadOp, AsyncCommitGroupOp,
            AsyncWaitGroupOp, AsyncDotOp, AsyncDotWaitOp, FenceAsyncSharedOp,
            AllocBarriersOp, BarrierViewOp, BarrierWaitOp, BarrierArriveOp,
-           AsyncDescriptorStoreWaitOp, NamedBarrierOp, Clock64Op, ThreadIdOp>(
-          op))
+           AsyncDescriptorStoreWaitOp, NamedBarrierOp, Clock64Op, ThreadIdOp,
+           ClusterCTARankOp, ClusterBarrierOp>(op))
     return "the SIMT path has no lowering of this op (tlx.async_tasks "
            "becomes a tpxgpu.warp_specialize before layouts are assigned, by "
            "tlx-lower-tasks-to-tpxgpu; function addresses are the CPU's "
@@ -469,7 +482,7 @@ chooseSharedLayouts(ModuleOp module) {
   // tensor map (which wgmma can read as it is).
   auto requireTMA = [&](Operation *op, Value desc, Value buffer) {
     auto make = desc.getDefiningOp<tt::MakeTensorDescOp>();
-    LocalAllocOp alloc = getAllocation(buffer);
+    LocalAllocOp alloc = getCopyAllocation(buffer);
     if (!make || !alloc)
       return; // checkSupported reported it
     BufferType type = cast<BufferType>(buffer.getType());
@@ -556,6 +569,8 @@ private:
   LogicalResult lower(NamedBarrierOp op, OpBuilder &b);
   LogicalResult lower(Clock64Op op, OpBuilder &b);
   LogicalResult lower(ThreadIdOp op, OpBuilder &b);
+  LogicalResult lower(ClusterCTARankOp op, OpBuilder &b);
+  LogicalResult lower(ClusterBarrierOp op, OpBuilder &b);
   /// The `memdesc<1xi64>` of a TLX barrier (an alloc_barriers of one, or a
   /// barrier_view).
   Value getBarrier(OpBuilder &b, Location loc, Value barrier);
@@ -947,6 +962,13 @@ LogicalResult Lowering::lower(AllocBarriersOp op, OpBuilder &b) {
   map.map(op.getResult(),
           tg::createMBarriers(b, op.getLoc(), op.getType().getCount(),
                               op.getArriveCount()));
+  // In a cluster, a peer CTA may arrive on these barriers or multicast into
+  // their phase as soon as it is past its own: every CTA has initialised
+  // its barriers before any goes on.
+  if (tg::getModuleClusterSize(op) > 1) {
+    tg::FenceMBarrierInitOp::create(b, op.getLoc());
+    tg::ClusterBarrierOp::create(b, op.getLoc());
+  }
   return success();
 }
 
@@ -984,7 +1006,18 @@ LogicalResult Lowering::lower(BarrierArriveOp op, OpBuilder &b) {
     tg::BarrierOp::create(b, op.getLoc());
   tg::ArriveBarrierOp::create(b, op.getLoc(),
                               getBarrier(b, op.getLoc(), op.getBarrier()),
-                              op.getCount(), Value());
+                              op.getCount(), Value(), op.getRemoteCtaRank());
+  return success();
+}
+
+LogicalResult Lowering::lower(ClusterCTARankOp op, OpBuilder &b) {
+  op.replaceAllUsesWith(
+      tg::ClusterCTARankOp::create(b, op.getLoc(), b.getI32Type()).getResult());
+  return success();
+}
+
+LogicalResult Lowering::lower(ClusterBarrierOp op, OpBuilder &b) {
+  tg::ClusterBarrierOp::create(b, op.getLoc());
   return success();
 }
 
@@ -1007,10 +1040,13 @@ LogicalResult Lowering::lower(AsyncDescriptorLoadOp op, OpBuilder &b) {
     return success();
   }
   auto make = op.getDesc().getDefiningOp<tt::MakeTensorDescOp>();
+  Value multicast;
+  if (Value mask = op.getMulticast())
+    multicast = arith::TruncIOp::create(b, op.getLoc(), b.getI16Type(), mask);
   tg::emitTMALoads(b, op.getLoc(), tg::getOrAddTensorMapArgument(make),
                    tg::getTensorMap(make), map.lookup(op.getBuffer()),
                    op.getOffsets(), getBarrier(b, op.getLoc(), op.getBarrier()),
-                   Value(), op.getCache(), op.getEvict());
+                   Value(), op.getCache(), op.getEvict(), multicast);
   return success();
 }
 
@@ -1123,8 +1159,8 @@ LogicalResult Lowering::run(Operation *root) {
                   BarrierViewOp, BarrierWaitOp, BarrierArriveOp,
                   BarrierExpectBytesOp, AsyncDescriptorLoadOp,
                   AsyncDescriptorStoreOp, AsyncDescriptorStoreWaitOp,
-                  NamedBarrierOp, Clock64Op, ThreadIdOp>(
-                [&](auto tlxOp) { return lower(tlxOp, b); })
+                  NamedBarrierOp, Clock64Op, ThreadIdOp, ClusterCTARankOp,
+                  ClusterBarrierOp>([&](auto tlxOp) { return lower(tlxOp, b); })
             .Default([](Operation *other) {
               return other->emitError("tlx-lower-to-tpxgpu: '")
                      << other->getName() << "' is not lowered yet";
@@ -1176,6 +1212,7 @@ LogicalResult tpx::tlx::lowerToTPXGPU(ModuleOp module) {
   if (!module->hasAttr(tg::TPXGPUDialect::kNumWarpsAttrName))
     return module.emitError("tlx-lower-to-tpxgpu: the module has no tensor "
                             "layouts; run convert-tt-to-tpxgpu first");
+  sinkViewSelections(module);
   bool amd = tg::isAMDModule(module);
   if (tg::getModuleThreadsPerWarp(module) != (amd ? 64u : 32u))
     return module.emitError("tlx-lower-to-tpxgpu: TLX is lowered for NVIDIA "
@@ -1190,6 +1227,17 @@ LogicalResult tpx::tlx::lowerToTPXGPU(ModuleOp module) {
   Lowering lowering(std::move(*layouts), amd);
   if (failed(lowering.run(module)))
     return failure();
+  // No CTA of a cluster exits while a peer may still arrive on its
+  // barriers or multicast into its buffers: the cluster leaves together.
+  if (tg::getModuleClusterSize(module) > 1)
+    module.walk([](tt::FuncOp func) {
+      if (!func.isPublic())
+        return;
+      func.walk([](tt::ReturnOp ret) {
+        OpBuilder at(ret);
+        tg::ClusterBarrierOp::create(at, ret.getLoc());
+      });
+    });
   module.walk([](tt::FuncOp func) { placeBarriers(func); });
   return success();
 }

@@ -243,6 +243,18 @@ struct NamedBarrierLowering : TLXPattern<NamedBarrierOp> {
   }
 };
 
+/// A CPU program is a cluster of one: rank 0 (clusters are not launched
+/// on the CPU, so remote arrivals and multicasts never reach here).
+struct ClusterCTARankLowering : TLXPattern<ClusterCTARankOp> {
+  using TLXPattern::TLXPattern;
+  LogicalResult
+  matchAndRewrite(ClusterCTARankOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, getI32Constant(rewriter, op.getLoc(), 0));
+    return success();
+  }
+};
+
 struct Clock64Lowering : TLXPattern<Clock64Op> {
   using TLXPattern::TLXPattern;
   LogicalResult
@@ -265,5 +277,9 @@ void tpx::tlx::populateSyncToTTPatterns(const TypeConverter &converter,
                AsyncDescriptorLoadLowering, AsyncDescriptorStoreLowering,
                EraseLowering<AsyncDescriptorStoreWaitOp>,
                EraseLowering<FenceAsyncSharedOp>, NamedBarrierLowering,
-               Clock64Lowering>(converter, patterns.getContext(), strides);
+               Clock64Lowering, ClusterCTARankLowering,
+               // Outside tasks a program runs as one thread, the whole
+               // cluster of one: nothing to wait for.
+               EraseLowering<ClusterBarrierOp>>(converter,
+                                                patterns.getContext(), strides);
 }

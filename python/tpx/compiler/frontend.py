@@ -63,8 +63,12 @@ def compile_to_ttir(jit_fn, arg_specs, compile_spec=None):
     # The kernel is emitted last (its callees first); put it first.
     functions = builder.functions
     builder.functions = [functions[-1]] + functions[:-1]
+    attributes = []
+    if tuple(compile_spec.cluster_dims) != (1, 1, 1):
+        attributes.append('"tpxgpu.cluster-dims" = array<i32: %s>' % ", ".join(
+            str(int(d)) for d in compile_spec.cluster_dims))
     return builder.module_text(module.extra_text,
-                               module.pipeline_extensions)
+                               module.pipeline_extensions, attributes)
 
 
 def selected_extensions(ttir):

@@ -204,12 +204,16 @@ class Builder:
             % (visibility, name, ", ".join(args), results,
                "true" if noinline else "false", body, loc or "loc(unknown)"))
 
-    def module_text(self, extra_functions=(), pipeline_extensions=()):
+    def module_text(self, extra_functions=(), pipeline_extensions=(),
+                    attributes=()):
         """The module; `pipeline_extensions` become its `tpx.pipeline`
-        attribute (extensions the kernel's ops need)."""
-        attributes = ""
+        attribute (extensions the kernel's ops need), first; `attributes`
+        (texts "name = value") follow it."""
+        parts = []
         if pipeline_extensions:
-            attributes = " attributes {tpx.pipeline = [%s]}" % ", ".join(
-                '"%s"' % escape(name) for name in pipeline_extensions)
+            parts.append("tpx.pipeline = [%s]" % ", ".join(
+                '"%s"' % escape(name) for name in pipeline_extensions))
+        parts += list(attributes)
+        attributes = " attributes {%s}" % ", ".join(parts) if parts else ""
         return "module%s {\n%s\n}\n" % (attributes, "\n".join(
             list(self.functions) + list(extra_functions)))

@@ -42,3 +42,7 @@ class CompileSpec:
     num_warps: int = 4
     num_stages: int = 3
     debug: bool = False        # device_assert is kept only when True
+    # The thread-block cluster (x, y, z) the kernel is launched in (the
+    # launch option ctas_per_cga); written into the TTIR as the module's
+    # tpxgpu.cluster-dims when it is more than one CTA.
+    cluster_dims: tuple = (1, 1, 1)

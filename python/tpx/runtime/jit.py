@@ -420,8 +420,9 @@ class JITFunction(KernelInterface):
         return normalize_grid(grid)
 
     def _options(self, key):
-        """num_warps, num_stages, debug of a key, with defaults, checked."""
-        num_warps, num_stages, debug = key[-3:]
+        """num_warps, num_stages, debug, cluster dims of a key, with
+        defaults, checked."""
+        num_warps, num_stages, debug, ctas_per_cga = key[-4:]
         if num_warps is None:
             num_warps = _DEFAULT_WARPS
         if num_stages is None:
@@ -439,7 +440,8 @@ class JITFunction(KernelInterface):
             debug = self.debug
         if debug is None:
             debug = _env_flag("TRITON_DEBUG", "TPX_DEBUG")
-        return num_warps, num_stages, bool(debug)
+        return num_warps, num_stages, bool(debug), \
+            cluster_dims(ctas_per_cga, where)
 
     def _specs(self, key):
         """One ArgSpec per parameter, from the key."""
@@ -458,18 +460,25 @@ class JITFunction(KernelInterface):
         return specs
 
     def _miss(self, state, device, key, values, bound):
-        num_warps, num_stages, debug = self._options(key)
+        num_warps, num_stages, debug, clusters = self._options(key)
         specs = self._specs(key)
         target = state.driver.compile_target(device)
+        size = clusters[0] * clusters[1] * clusters[2]
+        if size > cluster_limit(target):
+            # A resource the target lacks, so that autotuners skip the
+            # config (TLX's tune over ctas_per_cga 1 and 2).
+            raise OutOfResources(size, cluster_limit(target),
+                                 "CTAs per thread-block cluster "
+                                 "(ctas_per_cga) on target '%s'" % target)
         pipeline_text, pipeline_key = pipeline.resolve(self, target)
         named = target_pipeline()
         normalized = (tuple(specs), target, num_warps, num_stages, debug,
                       hashlib.sha256(pipeline_key.encode()).hexdigest(),
-                      named)
+                      named, clusters)
         entry = self._entries.get(normalized)
         if entry is None:
             kernel = self._compile(specs, target, num_warps, num_stages,
-                                   debug, pipeline_text, named)
+                                   debug, pipeline_text, named, clusters)
             kernel.param_specs = specs
             if state.backend == "hip":
                 # On the HIP driver the arguments are device memory (ROCm
@@ -485,7 +494,8 @@ class JITFunction(KernelInterface):
         return entry
 
     def _compile(self, specs, target, num_warps, num_stages, debug,
-                 pipeline_text=None, named_pipeline=None):
+                 pipeline_text=None, named_pipeline=None,
+                 clusters=(1, 1, 1)):
         from tpx.compiler.compiler import compile_ttir
         try:
             from tpx.compiler import frontend
@@ -493,7 +503,8 @@ class JITFunction(KernelInterface):
             raise TpxError("the tpx front end is not available (%s)" % e) \
                 from None
         compile_spec = CompileSpec(target=target, num_warps=num_warps,
-                                   num_stages=num_stages, debug=debug)
+                                   num_stages=num_stages, debug=debug,
+                                   cluster_dims=clusters)
         with _frontend_lock:
             ttir = frontend.compile_to_ttir(self, specs, compile_spec)
         required = frontend.selected_extensions(ttir)
@@ -545,6 +556,36 @@ class JITFunction(KernelInterface):
 
     def __repr__(self):
         return "JITFunction(%s:%s)" % (self.module, self.__qualname__)
+
+
+def cluster_limit(target):
+    """The CTAs a thread-block cluster of `target` may hold: 8 (portable)
+    from NVIDIA sm_90 on, 1 elsewhere (the CPU, AMD, older NVIDIA GPUs)."""
+    digits = target[3:].rstrip("abf") if target.startswith("sm_") else ""
+    return 8 if digits.isdigit() and int(digits) >= 90 else 1
+
+
+def cluster_dims(ctas_per_cga, where=""):
+    """The (x, y, z) thread-block cluster of launch option `ctas_per_cga`
+    (None: clusters of one CTA): one to three positive ints, at most 8 CTAs
+    in all (the portable cluster size)."""
+    if ctas_per_cga is None:
+        return (1, 1, 1)
+    dims = ctas_per_cga
+    if isinstance(dims, int) and not isinstance(dims, bool):
+        dims = (dims,)
+    if not isinstance(dims, (tuple, list)) or not 1 <= len(dims) <= 3 or \
+            any(isinstance(d, bool) or not isinstance(d, int) or d < 1
+                for d in dims):
+        raise ValueError(where + "ctas_per_cga must be 1 to 3 positive ints "
+                         "(CTAs of a cluster along x, y, z), got %r" %
+                         (ctas_per_cga,))
+    dims = tuple(dims) + (1,) * (3 - len(dims))
+    if dims[0] * dims[1] * dims[2] > 8:
+        raise ValueError(where + "ctas_per_cga=%r makes clusters of %d CTAs; "
+                         "at most 8 are portable" %
+                         (ctas_per_cga, dims[0] * dims[1] * dims[2]))
+    return dims
 
 
 def jit(fn=None, *, version=None, repr=None, launch_metadata=None,

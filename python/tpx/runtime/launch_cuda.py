@@ -8,7 +8,11 @@ need more than the device has raise OutOfResources (the autotuner skips
 them). Each launch is cuLaunchKernel with grid = the launch grid, block =
 (metadata block_threads, 1, 1), sharedMem = metadata shared_memory, on the
 given stream or else the current torch stream (stream 0 without torch).
-Launches are asynchronous, as in Triton.
+Launches are asynchronous, as in Triton. A kernel compiled for
+thread-block clusters (metadata `cluster_dims`, the launch option
+`ctas_per_cga`) is launched with cuLaunchKernelEx and the cluster
+dimension attribute; its grid counts CTAs and must be a whole number of
+clusters.
 
 Pointer arguments are device addresses: CUDA torch tensors (`data_ptr()`)
 and objects with `__cuda_array_interface__`. A tensor on another device
@@ -99,7 +103,17 @@ class CUDALauncher(launch_gpu.GPULauncher):
         self.retry = _RETRY
         # _by_device (of the base): device -> CUfunction in its primary
         # context, the one the fast path launches.
-        super().__init__(kernel, self.api.function("cuLaunchKernel"),
+        clusters = tuple(int(d) for d in
+                         kernel.metadata.get("cluster_dims") or (1, 1, 1))
+        if clusters != (1, 1, 1):
+            launch_fn = _ClusterLaunch(self.api, clusters, kernel.name)
+            self.launch_call = "cuLaunchKernelEx"
+            self.grid_limits += (" and a multiple of the cluster (%d, %d, %d)"
+                                 % clusters)
+        else:
+            launch_fn = self.api.function("cuLaunchKernel")
+        self.cluster_dims = clusters
+        super().__init__(kernel, launch_fn,
                          int(kernel.metadata.shared_memory or 0))
 
     def _extra_storage(self):
@@ -214,6 +228,69 @@ class CUDALauncher(launch_gpu.GPULauncher):
             error = OutOfResources(self.kernel.n_regs * self.block,
                                    props_limit, "registers")
         self._raise_failure(result, self.launch_text(gx, gy, gz), error)
+
+
+class _CUlaunchAttribute(ctypes.Structure):
+    # CUlaunchAttribute: the id, padding to 8 bytes, a 64-byte value union
+    # (for the cluster dimension: three unsigned ints).
+    _fields_ = [("id", ctypes.c_int), ("pad", ctypes.c_char * 4),
+                ("value", ctypes.c_uint * 16)]
+
+
+class _CUlaunchConfig(ctypes.Structure):
+    _fields_ = [("gridDimX", ctypes.c_uint), ("gridDimY", ctypes.c_uint),
+                ("gridDimZ", ctypes.c_uint), ("blockDimX", ctypes.c_uint),
+                ("blockDimY", ctypes.c_uint), ("blockDimZ", ctypes.c_uint),
+                ("sharedMemBytes", ctypes.c_uint),
+                ("hStream", ctypes.c_void_p),
+                ("attrs", ctypes.POINTER(_CUlaunchAttribute)),
+                ("numAttrs", ctypes.c_uint)]
+
+
+_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4
+
+
+class _ClusterLaunch:
+    """cuLaunchKernelEx with the kernel's thread-block cluster, called as
+    cuLaunchKernel is (the launchers' `launch_fn`). The grid counts CTAs
+    (as program ids do): each extent must be a multiple of the cluster's,
+    else the launch is a LaunchError before the driver sees it."""
+
+    def __init__(self, api, clusters, name):
+        self._launch = api.function("cuLaunchKernelEx")
+        self._launch.argtypes = [ctypes.POINTER(_CUlaunchConfig),
+                                 ctypes.c_void_p, ctypes.c_void_p,
+                                 ctypes.c_void_p]
+        self._clusters = clusters
+        self._name = name
+        self._attribute = _CUlaunchAttribute()
+        self._attribute.id = _LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+        self._attribute.value[0:3] = list(clusters)
+        self._lock_free = []  # configs not in use (one per concurrent call)
+
+    def __call__(self, function, gx, gy, gz, bx, by, bz, shared, stream,
+                 params, extra):
+        cx, cy, cz = self._clusters
+        if gx % cx or gy % cy or gz % cz:
+            raise LaunchError(
+                "kernel '%s': grid (%d, %d, %d) is not a whole number of "
+                "clusters of (%d, %d, %d) CTAs (ctas_per_cga); each extent "
+                "must be a multiple of the cluster's" %
+                (self._name, gx, gy, gz, cx, cy, cz))
+        try:
+            config = self._lock_free.pop()
+        except IndexError:
+            config = _CUlaunchConfig()
+            config.attrs = ctypes.pointer(self._attribute)
+            config.numAttrs = 1
+        try:
+            config.gridDimX, config.gridDimY, config.gridDimZ = gx, gy, gz
+            config.blockDimX, config.blockDimY, config.blockDimZ = bx, by, bz
+            config.sharedMemBytes = shared
+            config.hStream = getattr(stream, "value", stream)
+            return self._launch(ctypes.byref(config), function, params, extra)
+        finally:
+            self._lock_free.append(config)
 
 
 class _TensorMaps:

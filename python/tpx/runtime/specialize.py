@@ -28,7 +28,8 @@ are inlined, tpx's TensorDescriptor goes straight to generic's descriptor
 case; everything else goes through `generic`, which is written to
 produce exactly the same key parts. The key is a flat tuple of two parts
 per runtime parameter (a type marker and an alignment flag), one part per
-constexpr parameter, then num_warps, num_stages and debug as given.
+constexpr parameter, then num_warps, num_stages, debug and ctas_per_cga as
+given.
 """
 
 import sys
@@ -42,7 +43,10 @@ __all__ = ["make_binder", "spec_from_key", "MockTensor", "wrap_dtype",
 
 # Keyword-only launch options the binder names explicitly (they are in the
 # key); the rest of Triton's options are accepted and ignored.
-OPTION_NAMES = ("num_warps", "num_stages", "num_ctas", "maxnreg", "debug")
+OPTION_NAMES = ("num_warps", "num_stages", "num_ctas", "maxnreg", "debug",
+                "ctas_per_cga")
+# The named options that shape the compile: the key ends with them.
+KEY_OPTION_NAMES = ("num_warps", "num_stages", "debug", "ctas_per_cga")
 IGNORED_OPTIONS = frozenset((
     "enable_fp_fusion", "launch_cooperative_grid", "launch_pdl",
     "waves_per_eu", "matrix_instr_nonkdim", "kpack", "instrumentation_mode",
@@ -469,8 +473,10 @@ def make_binder(fn, backend, get_device):
                   "    else:", generic]
         key_parts += [k, a]
         value_parts.append(pv)
-    key_parts += [o if o in options else "None"
-                  for o in ("num_warps", "num_stages", "debug")]
+    # (A list of cluster extents keys as its tuple: keys are hashed.)
+    key_parts += [("(%s if type(%s) is not list else tuple(%s))" % (o, o, o)
+                   if o == "ctas_per_cga" else o) if o in options else "None"
+                  for o in KEY_OPTION_NAMES]
     key = "(%s,)" % ", ".join(key_parts)
     values = "(%s%s)" % (", ".join(value_parts),
                          "," if len(value_parts) == 1 else "")

@@ -682,3 +682,30 @@ tt.func @memdesc_reinterpret_window(%m: !tpxgpu.memdesc<2x64x64xf16, #tpxgpu.pad
   %r = tpxgpu.memdesc_reinterpret %m : !tpxgpu.memdesc<2x64x64xf16, #tpxgpu.padded_shared<{padding = 8, order = [1, 0]}>, mutable> -> !tpxgpu.memdesc<64x64xf16, #tpxgpu.padded_shared<{padding = 8, order = [1, 0]}>, mutable, alloc_shape = 2x64x64>
   tt.return
 }
+
+// -----
+
+// expected-error @+1 {{'tpxgpu.cluster-dims' must be array<i32: x, y, z>}}
+module attributes {"tpxgpu.cluster-dims" = array<i32: 2, 1>} {
+}
+
+// -----
+
+// expected-error @+1 {{'tpxgpu.cluster-dims' must hold positive extents}}
+module attributes {"tpxgpu.cluster-dims" = array<i32: 2, 0, 1>} {
+}
+
+// -----
+
+// expected-error @+1 {{makes 16 CTAs a cluster; at most 8 are portable}}
+module attributes {"tpxgpu.cluster-dims" = array<i32: 4, 4, 1>} {
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{'tpxgpu.cluster-dims' is a module attribute}}
+  tt.func @f() attributes {"tpxgpu.cluster-dims" = array<i32: 2, 1, 1>} {
+    tt.return
+  }
+}

@@ -58,12 +58,15 @@ MemDescType getTMABlockBufferType(TensorMapAttr map,
 /// The TMA copies of one block into `buffer` (a block buffer, or one
 /// buffer of a multi-buffered allocation): one per box of `map` (column
 /// offsets k * box width in the coordinates and the buffer), completing on
-/// `barrier`, each predicated on `pred` when given.
+/// `barrier`, each predicated on `pred` when given and multicast to the
+/// cluster's CTAs in `multicast` (an i16 mask) when given. `buffer` may be
+/// a static window (memdesc_subview) of a whole buffer: the boxes are then
+/// windows of that buffer.
 void emitTMALoads(mlir::OpBuilder &b, mlir::Location loc, mlir::Value map,
                   TensorMapAttr mapAttr, mlir::Value buffer,
                   mlir::ValueRange indices, mlir::Value barrier,
                   mlir::Value pred, tt::CacheModifier cache,
-                  tt::EvictionPolicy evict);
+                  tt::EvictionPolicy evict, mlir::Value multicast = {});
 
 /// The TMA stores of one block from `buffer`, one per box.
 void emitTMAStores(mlir::OpBuilder &b, mlir::Location loc, mlir::Value map,

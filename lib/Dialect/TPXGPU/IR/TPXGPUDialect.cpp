@@ -125,6 +125,32 @@ static LogicalResult verifyHandOffAttribute(Operation *op, StringRef name,
   return success();
 }
 
+/// `tpxgpu.cluster-dims`: a module's three positive cluster extents, at
+/// most kMaxClusterSize CTAs in all (the portable cluster size of sm_90).
+static LogicalResult verifyClusterDims(Operation *op, Attribute value) {
+  StringRef name = TPXGPUDialect::kClusterDimsAttrName;
+  if (!isa<ModuleOp>(op))
+    return op->emitError() << "'" << name
+                           << "' is a module attribute; it cannot be set on '"
+                           << op->getName() << "'";
+  auto dims = dyn_cast<DenseI32ArrayAttr>(value);
+  if (!dims || dims.size() != 3)
+    return op->emitError() << "'" << name
+                           << "' must be array<i32: x, y, z>, got " << value;
+  int64_t size = 1;
+  for (int32_t dim : dims.asArrayRef()) {
+    if (dim <= 0)
+      return op->emitError()
+             << "'" << name << "' must hold positive extents, got " << value;
+    size *= dim;
+  }
+  if (size > TPXGPUDialect::kMaxClusterSize)
+    return op->emitError() << "'" << name << "' = " << value << " makes "
+                           << size << " CTAs a cluster; at most "
+                           << TPXGPUDialect::kMaxClusterSize << " are portable";
+  return success();
+}
+
 /// `tpxgpu.num-warps` and `tpxgpu.threads-per-warp` describe the target of
 /// a whole module. Besides checking their values, this checks every tensor
 /// layout in the module against them, so that ops of other dialects (tt,
@@ -137,12 +163,15 @@ LogicalResult TPXGPUDialect::verifyOperationAttribute(Operation *op,
       name == kBlockThreadsAttrName || name == kSharedBytesAttrName ||
       name == kSharedOffsetAttrName || name == kContiguityAttrName)
     return verifyHandOffAttribute(op, name, attr.getValue());
+  if (name == kClusterDimsAttrName)
+    return verifyClusterDims(op, attr.getValue());
   if (name != kNumWarpsAttrName && name != kThreadsPerWarpAttrName)
     return op->emitError() << "unknown tpxgpu attribute '" << name
                            << "'; expected one of '" << kNumWarpsAttrName
                            << "', '" << kThreadsPerWarpAttrName << "', '"
-                           << kCodegenAttrName << "', '" << kTargetAttrName
-                           << "', '" << kBlockThreadsAttrName << "', '"
+                           << kClusterDimsAttrName << "', '" << kCodegenAttrName
+                           << "', '" << kTargetAttrName << "', '"
+                           << kBlockThreadsAttrName << "', '"
                            << kSharedBytesAttrName << "', '"
                            << kSharedOffsetAttrName << "', '"
                            << kContiguityAttrName << "'";

@@ -821,6 +821,20 @@ unsigned tpx::tpxgpu::getModuleNumWarps(Operation *op) {
   return 0;
 }
 
+std::array<int32_t, 3> tpx::tpxgpu::getModuleClusterDims(Operation *op) {
+  if (ModuleOp module = getEnclosingModule(op))
+    if (auto dims = module->getAttrOfType<DenseI32ArrayAttr>(
+            TPXGPUDialect::kClusterDimsAttrName);
+        dims && dims.size() == 3)
+      return {dims[0], dims[1], dims[2]};
+  return {1, 1, 1};
+}
+
+unsigned tpx::tpxgpu::getModuleClusterSize(Operation *op) {
+  std::array<int32_t, 3> dims = getModuleClusterDims(op);
+  return std::max<int64_t>(1, int64_t(dims[0]) * dims[1] * dims[2]);
+}
+
 LogicalResult tpx::tpxgpu::verifyLayoutsInContext(Operation *op,
                                                   unsigned threadsPerWarp,
                                                   unsigned numWarps) {

@@ -30,6 +30,13 @@ namespace tpx::tlx {
 /// what the TMA copies signalling that barrier next to it deliver (a phase
 /// that would never complete, or complete before the data landed).
 mlir::LogicalResult checkBarrierExpectations(mlir::Operation *root);
+
+/// Moves the one op using a view an effect-free scf.if picks (TLX's `if
+/// rank == 0: v = local_slice(...) else: v = local_slice(...)`) into both
+/// arms of the if, so that no view is carried by it
+/// (TLXBufferSelections.cpp); other ifs are left for the lowerings to
+/// report.
+void sinkViewSelections(mlir::Operation *root);
 } // namespace tpx::tlx
 
 #endif // TPX_TLX_TLXDIALECT_H

@@ -227,9 +227,17 @@ def TLX_BarrierWaitOp : TLX_Op<"barrier_wait",
 def TLX_BarrierArriveOp : TLX_Op<"barrier_arrive",
     [MemoryEffects<[MemRead<TLX_LocalMemory>, MemWrite<TLX_LocalMemory>]>]> {
   let summary = "arrive `count` times on the barrier";
+  let description = [{
+    With `cta %rank`: on the barrier at the same place in CTA `%rank` of
+    the cluster (a kernel launched in clusters, tpxgpu.cluster-dims).
+  }];
   let arguments = (ins TLX_Barrier:$barrier,
-                       ConfinedAttr<I32Attr, [IntPositive]>:$count);
-  let assemblyFormat = "$barrier `,` $count attr-dict";
+                       ConfinedAttr<I32Attr, [IntPositive]>:$count,
+                       Optional<I32>:$remote_cta_rank);
+  let assemblyFormat = [{
+    $barrier `,` $count (`cta` $remote_cta_rank^)? attr-dict
+  }];
+  let hasVerifier = 1;
 }
 
 def TLX_BarrierExpectBytesOp : TLX_Op<"barrier_expect_bytes",
@@ -258,19 +266,23 @@ def TLX_NamedBarrierOp : TLX_Op<"named_barrier",
 //===----------------------------------------------------------------------===//
 
 def TLX_AsyncDescriptorLoadOp : TLX_Op<"async_descriptor_load", [
+    AttrSizedOperandSegments,
     MemoryEffects<[MemRead<TLX_GlobalMemory>, MemWrite<TLX_LocalMemory>]>]> {
   let summary = "copy a block through a descriptor into a buffer (TMA)";
   let description = [{
     The block at `offsets` (elements outside the tensor read as the
     descriptor's padding) lands in `buffer`; its bytes count as transaction
-    bytes of `barrier`'s current phase.
+    bytes of `barrier`'s current phase. With `multicast %mask` (bit r: CTA
+    r of the cluster) it lands in the same buffer of every CTA in the mask
+    and counts on each one's `barrier`.
   }];
   let arguments = (ins TT_TensorDesc:$desc, Variadic<I32>:$offsets,
-    TLX_Buffer:$buffer, TLX_Barrier:$barrier,
+    TLX_Buffer:$buffer, TLX_Barrier:$barrier, Optional<I32>:$multicast,
     DefaultValuedAttr<TT_CacheModifierAttr, "::tpx::tt::CacheModifier::NONE">:$cache,
     DefaultValuedAttr<TT_EvictionPolicyAttr, "::tpx::tt::EvictionPolicy::NORMAL">:$evict);
   let assemblyFormat = [{
     $desc `[` $offsets `]` `,` $buffer `,` $barrier
+    (`multicast` $multicast^)?
     oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)
     attr-dict `:` type($desc) `,` type($buffer)
   }];
@@ -371,6 +383,29 @@ def TLX_ThreadIdOp : TLX_Op<"thread_id", [
                                               IntMaxValue<2>]>:$axis);
   let results = (outs I32:$result);
   let assemblyFormat = "$axis attr-dict";
+}
+
+def TLX_ClusterCTARankOp : TLX_Op<"cluster_cta_rank", [Pure]> {
+  let summary = "this CTA's rank in its thread-block cluster";
+  let description = [{
+    0 to the cluster's size - 1 (x fastest); 0 in a kernel without
+    clusters and on the CPU, whose programs are clusters of one.
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict";
+}
+
+def TLX_ClusterBarrierOp : TLX_Op<"cluster_barrier", [
+    MemoryEffects<[MemRead<TLX_LocalMemory>, MemWrite<TLX_LocalMemory>,
+                   MemRead<TLX_GlobalMemory>, MemWrite<TLX_GlobalMemory>]>]> {
+  let summary = "every thread of the cluster waits for all the others";
+  let description = [{
+    Outside async tasks only (every thread of every CTA of the cluster must
+    reach it). Accesses before it are visible to the whole cluster after
+    it. Without clusters (and on the CPU) it is a barrier of the program.
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
 }
 
 def TLX_Clock64Op : TLX_Op<"clock64", [

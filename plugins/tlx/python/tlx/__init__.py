@@ -22,7 +22,8 @@ from .types import (async_token, async_token_type, buffered_tensor,
                     tensor_descriptor_ptr_type)
 from .async_task import async_task, async_task_replica_id, async_tasks
 from .barrier import (alloc_barriers, barrier_arrive, barrier_expect_bytes,
-                      barrier_wait, fence, fence_async_shared,
+                      barrier_wait, cluster_barrier, fence,
+                      fence_async_shared,
                       named_barrier_arrive,
                       named_barrier_wait)
 from .tma import (allocate_tensor_descriptor, async_descriptor_load,
@@ -41,7 +42,8 @@ __all__ = [
     "async_descriptor_prefetch_tensor", "fence", "async_descriptor_store",
     "async_descriptor_store_wait", "async_task", "async_task_replica_id",
     "async_tasks", "barrier_arrive", "barrier_expect_bytes", "barrier_wait",
-    "clock64", "cluster_cta_rank", "cluster_size_1d", "fence_async_shared",
+    "clock64", "cluster_barrier", "cluster_cta_rank", "cluster_size_1d",
+    "fence_async_shared",
     "make_tensor_descriptor", "mbarrier", "reinterpret_tensor_descriptor",
     "tensor_descriptor_ptr", "tensor_descriptor_ptr_type",
     "named_barrier_arrive", "named_barrier_wait",

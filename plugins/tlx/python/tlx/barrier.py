@@ -81,15 +81,44 @@ def barrier_wait(bar, phase, pred=None, _semantic=None, _generator=None):
 @tlx_builtin
 def barrier_arrive(bar, arrive_count=1, remote_cta_rank=None, _semantic=None,
                    _generator=None):
-    """Arrives `arrive_count` times on the barrier."""
-    bar = _one_barrier(bar, "tlx.barrier_arrive()")
-    if unwrap(remote_cta_rank) is not None:
-        raise ValueError("tlx.barrier_arrive(): remote_cta_rank (clusters) is "
-                         "not supported")
+    """Arrives `arrive_count` times on the barrier; with `remote_cta_rank`,
+    on the same barrier of that CTA of the thread-block cluster (a kernel
+    launched with ctas_per_cga)."""
+    what = "tlx.barrier_arrive()"
+    bar = _one_barrier(bar, what)
     count = constexpr_int(arrive_count, "tlx.barrier_arrive() arrive_count")
     if count < 1:
         raise ValueError("tlx.barrier_arrive(): arrive_count must be >= 1")
-    emit(_generator, "tlx.barrier_arrive", [bar], [], props={"count": count})
+    operands = [bar]
+    if unwrap(remote_cta_rank) is not None:
+        size = cluster_size(_semantic)
+        if size < 2:
+            raise ValueError("%s: remote_cta_rank needs a kernel launched in "
+                             "thread-block clusters (ctas_per_cga); this one "
+                             "runs clusters of one CTA" % what)
+        raw = unwrap(remote_cta_rank)
+        if isinstance(raw, int) and not 0 <= raw < size:
+            raise ValueError("%s: remote_cta_rank %d names no CTA of a "
+                             "cluster of %d" % (what, raw, size))
+        operands.append(_i32(remote_cta_rank, what + " remote_cta_rank",
+                             _semantic))
+    emit(_generator, "tlx.barrier_arrive", operands, [],
+         props={"count": count})
+
+
+def cluster_size(semantic):
+    """The CTAs of the kernel's thread-block cluster (its ctas_per_cga)."""
+    dims = getattr(getattr(semantic, "options", None), "cluster_dims",
+                   (1, 1, 1))
+    return dims[0] * dims[1] * dims[2]
+
+
+@tlx_builtin
+def cluster_barrier(_semantic=None, _generator=None):
+    """Every thread of every CTA of the cluster waits for all the others;
+    accesses before it (shared memory of any CTA of the cluster, global
+    memory) are visible to all after it. Outside async tasks only."""
+    emit(_generator, "tlx.cluster_barrier", [], [])
 
 
 @tlx_builtin

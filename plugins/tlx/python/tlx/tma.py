@@ -4,7 +4,9 @@ from tpx.language import core
 from tpx.language.descriptor import tensor_descriptor_base
 from tpx.language.reduction import reduce_impl
 
-from .barrier import _one_barrier, _pred
+from tpx.compiler.ir import Raw
+
+from .barrier import _i32, _one_barrier, _pred, cluster_size
 from .mem_ops import _check_buffer, local_load, local_store, local_view
 from .types import tensor_descriptor_ptr_type
 from ._support import constexpr_int, emit, int_list, tlx_builtin, unwrap
@@ -172,6 +174,40 @@ def _when(pred, what, _semantic, _generator, body):
     builder.op("scf.if", [pred.handle], [], regions=[[then], [other]])
 
 
+def _multicast_mask(targets, what, semantic):
+    """The i32 mask (bit r: CTA r of the cluster) of `multicast_targets`,
+    or None for none; constant ranks are checked against the cluster."""
+    targets = unwrap(targets)
+    if targets is None:
+        return None
+    if not isinstance(targets, (list, tuple)):
+        targets = [targets]
+    targets = list(targets)
+    if not targets:
+        return None
+    size = cluster_size(semantic)
+    if size < 2:
+        raise ValueError("%s: multicast_targets needs a kernel launched in "
+                         "thread-block clusters (ctas_per_cga); this one runs "
+                         "clusters of one CTA" % what)
+    constant, dynamic = 0, []
+    for target in targets:
+        raw = unwrap(target)
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            if not 0 <= raw < size:
+                raise ValueError("%s: multicast target %d names no CTA of a "
+                                 "cluster of %d" % (what, raw, size))
+            constant |= 1 << raw
+        else:
+            dynamic.append(target)
+    mask = semantic.constant(constant, core.int32)
+    one = semantic.constant(1, core.int32)
+    for target in dynamic:
+        rank = _i32(target, what + " multicast target", semantic)
+        mask = semantic.or_(mask, semantic.shl(one, rank))
+    return mask
+
+
 @tlx_builtin
 def async_descriptor_load(desc, result, offsets, barrier, pred=None,
                           cache_modifier="", eviction_policy="",
@@ -186,16 +222,15 @@ def async_descriptor_load(desc, result, offsets, barrier, pred=None,
     ty = _check_buffer(result, "tlx.async_descriptor_load() result")
     _check_block(desc, ty, what)
     bar = _one_barrier(barrier, what)
-    if list(unwrap(multicast_targets) or ()):
-        raise ValueError("%s: multicast_targets needs thread-block clusters, "
-                         "which tpx does not launch (every CTA is a cluster "
-                         "of one)" % what)
+    mask = _multicast_mask(multicast_targets, what, _semantic)
     _eviction(eviction_policy, what)
     offsets = _semantic.descriptor_offsets(desc, offsets)
     props = {"cache": _semantic._cache_modifier(cache_modifier, False),
-             "evict": _semantic._eviction_policy(eviction_policy)}
+             "evict": _semantic._eviction_policy(eviction_policy),
+             "operandSegmentSizes": Raw("array<i32: 1, %d, 1, 1, %d>" % (
+                 len(offsets), 0 if mask is None else 1))}
     handles = [desc.handle] + [o.handle for o in offsets] + \
-        [result.handle, bar.handle]
+        [result.handle, bar.handle] + ([] if mask is None else [mask.handle])
     _generator.module.select_pipeline_extension("tlx")
     _when(pred, what, _semantic, _generator,
           lambda: _generator.builder.op("tlx.async_descriptor_load", handles,

@@ -4,6 +4,7 @@ from tpx.language import core
 from tpx.language.core import constexpr
 
 from .types import buffered_tensor_type
+from .barrier import cluster_size
 from ._support import emit, tlx_builtin, unwrap
 
 
@@ -55,15 +56,17 @@ def thread_id(axis, _semantic=None, _generator=None):
                 props={"axis": axis})[0]
 
 
-# tpx launches no thread-block clusters (TLX's `ctas_per_cga` is not
-# provided): every CTA is a cluster of one.
 @tlx_builtin
 def cluster_cta_rank(_semantic=None, _generator=None):
-    """This CTA's rank in its cluster: 0, as every cluster is one CTA."""
-    return _semantic.constant(0, core.int32)
+    """This CTA's rank in its thread-block cluster (x fastest): 0 to
+    cluster_size_1d() - 1; 0 without clusters and on the CPU."""
+    if cluster_size(_semantic) < 2:
+        return _semantic.constant(0, core.int32)
+    return emit(_generator, "tlx.cluster_cta_rank", [], [core.int32])[0]
 
 
 @tlx_builtin
 def cluster_size_1d(_semantic=None, _generator=None):
-    """The CTAs in this CTA's cluster: 1 (no clusters are launched)."""
-    return _semantic.constant(1, core.int32)
+    """The CTAs of this kernel's thread-block cluster (the product of its
+    ctas_per_cga; 1 without clusters), a compile-time constant."""
+    return _semantic.constant(cluster_size(_semantic), core.int32)

@@ -8,6 +8,8 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/TensorEncoding.h"
 
+#include <array>
+
 #define GET_ATTRDEF_CLASSES
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h.inc"
 
@@ -75,6 +77,10 @@ mlir::Attribute getTransposedSharedLayout(mlir::Attribute layout);
 /// default 32) and its warp count (`tpxgpu.num-warps`, 0 when not given).
 unsigned getModuleThreadsPerWarp(mlir::Operation *op);
 unsigned getModuleNumWarps(mlir::Operation *op);
+/// The cluster extents of the module around `op` (`tpxgpu.cluster-dims`,
+/// {1, 1, 1} when not given) and the CTAs of a cluster (their product).
+std::array<int32_t, 3> getModuleClusterDims(mlir::Operation *op);
+unsigned getModuleClusterSize(mlir::Operation *op);
 /// The GPU the module around `op` is compiled for (`tpxgpu.target`), empty
 /// when not given; and whether it is an AMD one (`gfx...`). Without the
 /// attribute a module is NVIDIA's, as before the attribute existed.

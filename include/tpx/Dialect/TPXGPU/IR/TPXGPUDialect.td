@@ -43,6 +43,13 @@ def TPXGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kThreadsPerWarpAttrName =
         "tpxgpu.threads-per-warp";
     static constexpr unsigned kDefaultThreadsPerWarp = 32;
+    /// Module attribute: the thread-block cluster every kernel of the
+    /// module is launched in (array<i32: x, y, z>, at most 8 CTAs; absent:
+    /// clusters of one CTA). The program's code reads it (multicast copies,
+    /// arrivals on a peer CTA's barriers); the launcher launches with it.
+    static constexpr ::llvm::StringLiteral kClusterDimsAttrName =
+        "tpxgpu.cluster-dims";
+    static constexpr unsigned kMaxClusterSize = 8;
 
     // Facts one pass hands to another. The dialect owns (and verifies)
     // them, so no pass or driver includes a later conversion to read them.

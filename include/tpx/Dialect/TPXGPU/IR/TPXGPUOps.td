@@ -344,13 +344,21 @@ def TPXGPU_BarrierExpectOp : TPXGPU_MBarrierOp<"barrier_expect"> {
   }];
 }
 
-def TPXGPU_ArriveBarrierOp : TPXGPU_MBarrierOp<"arrive_barrier"> {
+def TPXGPU_ArriveBarrierOp : TPXGPU_MBarrierOp<"arrive_barrier",
+                                               [AttrSizedOperandSegments]> {
   let summary = "arrive `count` times on an mbarrier";
+  let description = [{
+    With `cta %rank`, the arrival is on the barrier at the same place in
+    the shared memory of CTA `%rank` of the cluster (NVIDIA: `mapa` and
+    `mbarrier.arrive.release.cluster`), which releases this CTA's prior
+    accesses to that CTA's waiters.
+  }];
   let arguments = (ins TPXGPU_MemDescType:$barrier,
                        ConfinedAttr<I32Attr, [IntPositive]>:$count,
-                       Optional<I1>:$pred);
+                       Optional<I1>:$pred, Optional<I32>:$remote_rank);
   let assemblyFormat = [{
-    $barrier `,` $count (`,` $pred^)? attr-dict `:` qualified(type($barrier))
+    $barrier `,` $count (`,` $pred^)? (`cta` $remote_rank^)? attr-dict `:`
+    qualified(type($barrier))
   }];
 }
 
@@ -429,6 +437,44 @@ def TPXGPU_FenceAsyncSharedOp : TPXGPU_Op<"fence_async_shared", [
 }
 
 //===----------------------------------------------------------------------===//
+// Thread-block clusters (tpxgpu.cluster-dims)
+//===----------------------------------------------------------------------===//
+
+def TPXGPU_ClusterCTARankOp : TPXGPU_Op<"cluster_cta_rank", [Pure]> {
+  let summary = "this CTA's rank in its cluster (0 without clusters)";
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 0;
+}
+
+def TPXGPU_FenceMBarrierInitOp : TPXGPU_Op<"fence_mbarrier_init", [
+    MemoryEffects<[MemRead<TPXGPU_SharedMemory>, MemWrite<TPXGPU_SharedMemory>]>]> {
+  let summary = "make this thread's mbarrier inits visible to the cluster";
+  let description = [{
+    Orders the `init_barrier`s before it (of the thread that ran them)
+    before the cluster's later accesses to those barriers: a
+    `cluster_barrier` after it lets peer CTAs arrive on them and
+    multicast into them. On NVIDIA: `fence.mbarrier_init.release.cluster`.
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 0;
+}
+
+def TPXGPU_ClusterBarrierOp : TPXGPU_Op<"cluster_barrier", [
+    MemoryEffects<[MemRead<TPXGPU_SharedMemory>, MemWrite<TPXGPU_SharedMemory>,
+                   MemRead<TPXGPU_GlobalMemory>, MemWrite<TPXGPU_GlobalMemory>]>]> {
+  let summary = "every thread of every CTA of the cluster waits here";
+  let description = [{
+    Accesses before it (shared memory of any CTA of the cluster, global
+    memory) are visible to every thread of the cluster after it. Without
+    clusters it is a barrier of the CTA. On NVIDIA:
+    `barrier.cluster.arrive` then `barrier.cluster.wait`.
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 0;
+}
+
+//===----------------------------------------------------------------------===//
 // TMA (Hopper tensor memory accelerator)
 //===----------------------------------------------------------------------===//
 
@@ -441,14 +487,19 @@ def TPXGPU_AsyncTMACopyGlobalToLocalOp
     `tpxgpu.async_tma_copy_global_to_local %desc[%x, %y] %buf, %bar, %pred : !tt.tensordesc<tensor<64x64xf16>>, !tpxgpu.memdesc<1xi64, #bs, mutable> -> !tpxgpu.memdesc<64x64xf16, #nvmma, mutable>`.
     The block's bytes count as transactions of the barrier's current phase
     (see `barrier_expect`).
+
+    With `multicast %mask` (i16, bit r for CTA r of the cluster) the block
+    lands at the same place in the shared memory of every CTA in the mask,
+    and its bytes count on each one's barrier at the barrier's place.
   }];
   let arguments = (ins TT_TensorDesc:$desc, Variadic<I32>:$coord,
                        TPXGPU_MemDescType:$barrier, TPXGPU_MemDescType:$dst,
-                       Optional<I1>:$pred,
+                       Optional<I1>:$pred, Optional<I16>:$multicast,
     DefaultValuedAttr<TT_CacheModifierAttr, "::tpx::tt::CacheModifier::NONE">:$cache,
     DefaultValuedAttr<TT_EvictionPolicyAttr, "::tpx::tt::EvictionPolicy::NORMAL">:$evict);
   let assemblyFormat = [{
     $desc `[` $coord `]` $dst `,` $barrier (`,` $pred^)?
+    (`multicast` $multicast^)?
     oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)
     attr-dict `:` qualified(type($desc)) `,` qualified(type($barrier)) `->`
     qualified(type($dst))

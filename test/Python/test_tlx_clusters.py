@@ -1,0 +1,263 @@
+"""Thread-block clusters: the launch option `ctas_per_cga` and TLX's
+cluster ops (cluster_cta_rank, cluster_size_1d, cluster_barrier,
+barrier_arrive(remote_cta_rank=), async_descriptor_load(multicast_targets=)).
+
+Clusters are an sm_90a feature: here the option's checks, the errors of
+the CPU target and of cluster ops in kernels without clusters, and what
+the sm_90a compiles of the clustered GEMM tutorial and of a multicast
+kernel with run-time ranks contain; with an NVIDIA GPU and torch
+(bench/run-on-h200.sh python) those kernels also run against torch.
+"""
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import tpx
+import tpx.language as tl
+import tpx.language.extra.tlx as tlx
+from tpx.compiler.frontend import compile_to_ttir
+from tpx.compiler.spec import CompileSpec
+from tpx.errors import CompilationError, OutOfResources
+
+import frontend_harness as h
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+from tlx_tutorials import gemm_ws  # noqa: E402
+
+cpu_only = h.cpu_only("the CPU target's cluster errors")
+
+try:
+    import torch
+    from tpx.runtime import cuda
+    HAVE_CUDA_TORCH = torch.cuda.is_available() and cuda.probe()[0]
+except Exception:
+    torch = None
+    HAVE_CUDA_TORCH = False
+
+gpu = pytest.mark.skipif(not HAVE_CUDA_TORCH,
+                         reason="needs an NVIDIA GPU and torch with CUDA")
+
+
+@tpx.jit
+def rank_kernel(out_ptr):
+    tl.store(out_ptr, tlx.cluster_cta_rank())
+    tl.store(out_ptr + 1, tlx.cluster_size_1d())
+    tlx.cluster_barrier()
+
+
+@cpu_only
+@pytest.mark.parametrize("bad", [(0, 1, 1), (2, 2, 2, 2), (4, 4, 1), "2",
+                                 (2.0,), (True,)])
+def test_ctas_per_cga_is_checked(bad):
+    out = np.zeros(2, np.int32)
+    with pytest.raises(ValueError, match="ctas_per_cga"):
+        rank_kernel[(2,)](out, ctas_per_cga=bad)
+
+
+@cpu_only
+def test_the_cpu_does_not_launch_clusters():
+    # The JIT's check is OutOfResources, which autotuners skip (TLX tunes
+    # over ctas_per_cga); the compiler's own is an error naming the target.
+    out = np.zeros(2, np.int32)
+    with pytest.raises(OutOfResources, match="CTAs per thread-block cluster "
+                       r"\(ctas_per_cga\) on target 'cpu', required: 2, "
+                       "hardware limit: 1"):
+        rank_kernel[(2,)](out, ctas_per_cga=(2, 1, 1))
+    from tpx.compiler.compiler import compile_ttir
+    text = _clustered_ttir(rank_kernel, out)
+    with pytest.raises(CompilationError,
+                       match="thread-block clusters .* which target 'cpu' "
+                             "does not provide"):
+        compile_ttir(text, "cpu", no_cache=True)
+    # Clusters of one are no clusters: the kernel runs.
+    rank_kernel[(2,)](out, ctas_per_cga=(1, 1, 1))
+    rank_kernel[(2,)](out, ctas_per_cga=[1])
+    assert list(out) == [0, 1]
+
+
+@cpu_only
+def test_autotuners_skip_clustered_configs_the_target_lacks():
+    out = np.zeros(2, np.int32)
+    tuned = tpx.autotune(
+        configs=[tpx.Config({}, ctas_per_cga=(2, 1, 1)),
+                 tpx.Config({}, ctas_per_cga=(1, 1, 1))], key=[])(rank_kernel)
+    tuned[(2,)](out)
+    assert list(out) == [0, 1]
+    assert tuned.best_config.all_kwargs()["ctas_per_cga"] == (1, 1, 1)
+
+
+@cpu_only
+def test_the_option_is_part_of_the_key():
+    out = np.zeros(2, np.int32)
+    _, plain = rank_kernel.specialization_key(out)
+    _, clustered = rank_kernel.specialization_key(out, ctas_per_cga=[2, 1])
+    assert plain != clustered and clustered[-1] == (2, 1)
+
+
+@tpx.jit
+def remote_arrive_kernel(x_ptr):
+    bars = tlx.alloc_barriers(1)
+    tlx.barrier_arrive(bars[0], remote_cta_rank=1)
+
+
+@tpx.jit
+def multicast_kernel(x_ptr):
+    desc = tlx.make_tensor_descriptor(None, x_ptr, [16], [1], [16])
+    buf = tlx.local_alloc((16,), tl.float32, 1)
+    bars = tlx.alloc_barriers(1)
+    tlx.async_descriptor_load(desc, buf[0], [0], bars[0],
+                              multicast_targets=[0, 1])
+
+
+@cpu_only
+def test_cluster_ops_need_a_clustered_kernel():
+    x = np.zeros(16, np.float32)
+    assert "remote_cta_rank needs a kernel launched in thread-block " \
+        "clusters" in h.compile_error(remote_arrive_kernel, x)
+    assert "multicast_targets needs a kernel launched in thread-block " \
+        "clusters" in h.compile_error(multicast_kernel, x)
+
+
+def _clustered_ttir(kernel, *args, cluster=(2, 1, 1), num_warps=4,
+                    **constexprs):
+    """The TTIR of `kernel` for sm_90a launched in clusters `cluster`."""
+    args = list(args) + [constexprs.pop(p.name) for p in
+                         kernel.params[len(args):] if p.name in constexprs]
+    specs = h.arg_specs(kernel, args, constexprs)
+    return compile_to_ttir(kernel, specs, CompileSpec(
+        target="sm_90a", num_warps=num_warps, cluster_dims=cluster))
+
+
+def test_constant_ranks_are_checked_against_the_cluster():
+    x = np.zeros(16, np.float32)
+    with pytest.raises(CompilationError, match="remote_cta_rank 1 names no "
+                       "CTA of a cluster of 1|needs a kernel launched"):
+        _clustered_ttir(remote_arrive_kernel, x, cluster=(1, 1, 1))
+
+    @tpx.jit
+    def far_kernel(x_ptr):
+        bars = tlx.alloc_barriers(1)
+        tlx.barrier_arrive(bars[0], remote_cta_rank=2)
+    with pytest.raises(CompilationError,
+                       match="remote_cta_rank 2 names no CTA of a cluster "
+                             "of 2"):
+        _clustered_ttir(far_kernel, x)
+
+
+def test_the_module_carries_the_cluster():
+    text = _clustered_ttir(rank_kernel, np.zeros(2, np.int32))
+    first = text.split("\n", 1)[0]
+    assert '"tpxgpu.cluster-dims" = array<i32: 2, 1, 1>' in first
+    assert "tlx.cluster_cta_rank" in text and "tlx.cluster_barrier" in text
+
+
+@pytest.mark.skipif(not h.have_ptxas(), reason="no CUDA toolkit (ptxas)")
+def test_the_clustered_gemm_compiles_for_sm_90a():
+    # Each CTA copies half of B's columns to both CTAs of its cluster
+    # (multicast) and releases a buffer on both CTAs' barriers (mapa +
+    # a cluster-scope arrival); the barriers are published to the cluster
+    # before use, and the cluster leaves together.
+    from tpx.compiler.compiler import compile_ttir
+    from tpx.pipeline import resolve
+    from tpx.tools.tensor_descriptor import TensorDescriptor
+    config = dict(gemm_ws.HOPPER_CLUSTER_CONFIG)
+    num_warps = config.pop("num_warps")
+    a = np.zeros((512, 128), np.float16)
+    b = np.zeros((128, 256), np.float16)
+    descs = [TensorDescriptor.from_tensor(a, [128, 64]),
+             TensorDescriptor.from_tensor(b, [64, 128])]
+    text = _clustered_ttir(gemm_ws.matmul_kernel_tma_ws, *descs, a, 512, 256,
+                           128, 256, 1, num_warps=num_warps, **config)
+    pipeline = resolve(gemm_ws.matmul_kernel_tma_ws, "sm_90a")[0]
+    kernel = compile_ttir(text, "sm_90a", num_warps=num_warps,
+                          pipeline_text=pipeline, no_cache=True)
+    assert list(kernel.metadata["cluster_dims"]) == [2, 1, 1]
+    ptx = kernel.asm["ptx"]
+    # B's boxes multicast (each CTA copies its half under its rank), A's not.
+    assert ".multicast::cluster" in ptx
+    assert "global.tile.mbarrier::complete_tx::bytes [" in ptx
+    assert "%cluster_ctarank" in ptx
+    assert "mapa.shared::cluster.u32" in ptx
+    assert "mbarrier.arrive.release.cluster.shared::cluster.b64" in ptx
+    assert "fence.mbarrier_init.release.cluster;" in ptx
+    assert "barrier.cluster.arrive;" in ptx and "barrier.cluster.wait;" in ptx
+    assert kernel.metadata["num_spills"] == 0
+
+
+@tpx.jit
+def pair_copy_kernel(b_desc, out_ptr, BK: tl.constexpr, BN: tl.constexpr):
+    """TLX's multicast pattern with run-time ranks: both CTAs of a pair say
+    they are ready on each other's barrier, then each copies its half of a
+    block to both (the half picked by an if)."""
+    cta = tlx.cluster_cta_rank()
+    buf = tlx.local_alloc((BK, BN), tl.float16, 1)
+    full = tlx.alloc_barriers(1, arrive_count=1)
+    pair = tlx.alloc_barriers(1, arrive_count=2)
+    tlx.barrier_arrive(pair[0], 1)
+    tlx.barrier_arrive(pair[0], 1, remote_cta_rank=cta ^ 1)
+    tlx.barrier_wait(pair[0], 0)
+    tlx.barrier_expect_bytes(full[0], BK * BN * 2)
+    if cta == 0:
+        half = tlx.local_slice(buf[0], [0, 0], [BK, BN // 2])
+    else:
+        half = tlx.local_slice(buf[0], [0, BN // 2], [BK, BN // 2])
+    tlx.async_descriptor_load(b_desc, half, [0, cta * (BN // 2)], full[0],
+                              multicast_targets=[cta, cta ^ 1])
+    tlx.barrier_wait(full[0], 0)
+    rows = tl.arange(0, BK)[:, None]
+    cols = tl.arange(0, BN)[None, :]
+    tl.store(out_ptr + tl.program_id(0) * BK * BN + rows * BN + cols,
+             tlx.local_load(buf[0]))
+
+
+@pytest.mark.skipif(not h.have_ptxas(), reason="no CUDA toolkit (ptxas)")
+def test_run_time_ranks_and_picked_halves_compile_for_sm_90a():
+    from tpx.compiler.compiler import compile_ttir
+    from tpx.pipeline import resolve
+    from tpx.tools.tensor_descriptor import TensorDescriptor
+    b = np.zeros((64, 128), np.float16)
+    desc = TensorDescriptor.from_tensor(b, [64, 64])
+    text = _clustered_ttir(pair_copy_kernel, desc, b, BK=64, BN=128)
+    # The rank-dependent mask is computed: 1 << cta | 1 << (cta ^ 1).
+    assert "arith.shli" in text
+    kernel = compile_ttir(text, "sm_90a", num_warps=4,
+                          pipeline_text=resolve(pair_copy_kernel,
+                                                "sm_90a")[0],
+                          no_cache=True)
+    ptx = kernel.asm["ptx"]
+    assert ".multicast::cluster" in ptx and "mapa.shared::cluster" in ptx
+    assert kernel.metadata["pipeline"] == "simt"
+
+
+@gpu
+def test_gpu_pairs_share_a_block_by_multicast():
+    from tpx.errors import LaunchError
+    from tpx.tools.tensor_descriptor import TensorDescriptor
+    b = torch.randn(64, 128, device="cuda", dtype=torch.float16)
+    out = torch.zeros(4, 64, 128, device="cuda", dtype=torch.float16)
+    desc = TensorDescriptor.from_tensor(b, [64, 64])
+    pair_copy_kernel[(4,)](desc, out, BK=64, BN=128, ctas_per_cga=(2, 1, 1))
+    torch.cuda.synchronize()
+    for program in range(4):   # each CTA holds both halves
+        assert torch.equal(out[program], b)
+    with pytest.raises(LaunchError, match="not a whole number of clusters"):
+        pair_copy_kernel[(3,)](desc, out, BK=64, BN=128,
+                               ctas_per_cga=(2, 1, 1))
+
+
+@gpu
+@pytest.mark.parametrize("shape", [(512, 768, 384), (300, 392, 200),
+                                   (1024, 1024, 1024)])
+def test_gpu_clustered_gemm(shape):
+    m, n, k = shape
+    a = torch.randn(m, k, device="cuda", dtype=torch.float16)
+    b = torch.randn(k, n, device="cuda", dtype=torch.float16)
+    config = dict(gemm_ws.HOPPER_CLUSTER_CONFIG, NUM_PROGRAMS=8)
+    c = gemm_ws.matmul(a, b, config)
+    torch.testing.assert_close(c.float(), (a @ b).float(), atol=0.5,
+                               rtol=2e-2)
