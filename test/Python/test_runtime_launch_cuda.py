@@ -36,6 +36,42 @@ gpu = pytest.mark.skipif(not HAVE_CUDA_TORCH,
 
 # -- helpers (no GPU needed) ------------------------------------------------
 
+def test_cluster_launches_pass_the_cluster_and_check_the_grid():
+    """A kernel compiled for thread-block clusters launches through
+    cuLaunchKernelEx with the cluster-dimension attribute (checked here
+    against a stand-in for the driver call: CUlaunchConfig's fields)."""
+    import ctypes
+    from tpx.runtime.launch_cuda import _ClusterLaunch, _CUlaunchConfig
+
+    seen = []
+
+    class FakeLaunch:
+        def __call__(self, config, function, params, extra):
+            c = ctypes.cast(config, ctypes.POINTER(_CUlaunchConfig)).contents
+            attr = c.attrs[0]
+            seen.append(((c.gridDimX, c.gridDimY, c.gridDimZ),
+                         (c.blockDimX, c.blockDimY, c.blockDimZ),
+                         c.sharedMemBytes, c.hStream, c.numAttrs, attr.id,
+                         tuple(attr.value[0:3]), function, extra))
+            return 0
+
+    class FakeAPI:
+        def function(self, name):
+            assert name == "cuLaunchKernelEx"
+            return FakeLaunch()
+
+    launch = _ClusterLaunch(FakeAPI(), (2, 1, 1), "k")
+    stream = ctypes.c_void_p(1234)
+    assert launch("f", 132, 1, 1, 288, 1, 1, 200000, stream, None,
+                  None) == 0
+    # CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4
+    assert seen == [((132, 1, 1), (288, 1, 1), 200000, 1234, 1, 4,
+                     (2, 1, 1), "f", None)]
+    with pytest.raises(LaunchError, match=r"grid \(133, 1, 1\) is not a "
+                       r"whole number of clusters of \(2, 1, 1\) CTAs"):
+        launch("f", 133, 1, 1, 288, 1, 1, 0, stream, None, None)
+
+
 def test_half_and_bfloat16_bits():
     assert _f16_bits(1.0) == 0x3C00
     assert _f16_bits(-2.0) == 0xC000

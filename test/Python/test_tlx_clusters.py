@@ -75,7 +75,8 @@ def test_the_cpu_does_not_launch_clusters():
                              "does not provide"):
         compile_ttir(text, "cpu", no_cache=True)
     # Clusters of one are no clusters: the kernel runs.
-    rank_kernel[(2,)](out, ctas_per_cga=(1, 1, 1))
+    kernel = rank_kernel[(2,)](out, ctas_per_cga=(1, 1, 1))
+    assert kernel.metadata.cluster_dims == (1, 1, 1)
     rank_kernel[(2,)](out, ctas_per_cga=[1])
     assert list(out) == [0, 1]
 

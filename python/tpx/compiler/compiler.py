@@ -278,7 +278,8 @@ class CompiledKernel:
         md.setdefault("shared", md["shared_memory"])
         md.setdefault("hash", md.get("cache_key"))
         md.setdefault("num_ctas", 1)
-        md.setdefault("cluster_dims", (1, 1, 1))
+        # The artifact's cluster (a JSON list) as Triton's tuple.
+        md["cluster_dims"] = tuple(md.get("cluster_dims") or (1, 1, 1))
         md.setdefault("global_scratch_size", 0)
         md.setdefault("global_scratch_align", 1)
         md.setdefault("profile_scratch_size", 0)
