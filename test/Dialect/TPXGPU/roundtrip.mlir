@@ -195,6 +195,21 @@ module attributes {"tpxgpu.num-warps" = 4 : i32, "tpxgpu.threads-per-warp" = 32 
     tpxgpu.arrive_barrier %bar, 2 : !tpxgpu.memdesc<1xi64, #tpxgpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>, mutable, alloc_shape = 2x1>
     // CHECK: tpxgpu.arrive_barrier %{{.*}}, 1, %{{.*}} : !tpxgpu.memdesc<1xi64
     tpxgpu.arrive_barrier %bar, 1, %p : !tpxgpu.memdesc<1xi64, #tpxgpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>, mutable, alloc_shape = 2x1>
+    // Thread-block clusters: the rank, a peer's barrier, a multicast copy,
+    // the init fence and the cluster barrier.
+    // CHECK: %[[RANK:.*]] = tpxgpu.cluster_cta_rank : i32
+    %rank = tpxgpu.cluster_cta_rank : i32
+    // CHECK: tpxgpu.arrive_barrier %{{.*}}, 1, %{{.*}} cta %[[RANK]] : !tpxgpu.memdesc<1xi64
+    tpxgpu.arrive_barrier %bar, 1, %p cta %rank : !tpxgpu.memdesc<1xi64, #tpxgpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>, mutable, alloc_shape = 2x1>
+    // CHECK: tpxgpu.arrive_barrier %{{.*}}, 1 cta %[[RANK]] : !tpxgpu.memdesc<1xi64
+    tpxgpu.arrive_barrier %bar, 1 cta %rank : !tpxgpu.memdesc<1xi64, #tpxgpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>, mutable, alloc_shape = 2x1>
+    %mask = arith.constant 3 : i16
+    // CHECK: tpxgpu.async_tma_copy_global_to_local %{{.*}}[%{{.*}}, %{{.*}}] %{{.*}}, %{{.*}} multicast %{{.*}} :
+    tpxgpu.async_tma_copy_global_to_local %desc[%x, %y] %buf, %bar multicast %mask : !tt.tensordesc<tensor<64x64xf16>>, !tpxgpu.memdesc<1xi64, #tpxgpu.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>, mutable, alloc_shape = 2x1> -> !tpxgpu.memdesc<64x64xf16, #shared, mutable>
+    // CHECK: tpxgpu.fence_mbarrier_init
+    tpxgpu.fence_mbarrier_init
+    // CHECK: tpxgpu.cluster_barrier
+    tpxgpu.cluster_barrier
     // CHECK: tpxgpu.async_tma_copy_local_to_global %{{.*}}[%{{.*}}, %{{.*}}] %{{.*}} : !tt.tensordesc<tensor<64x64xf16>>, !tpxgpu.memdesc<64x64xf16, #{{[a-z_0-9]+}}, mutable>
     tpxgpu.async_tma_copy_local_to_global %desc[%x, %y] %buf : !tt.tensordesc<tensor<64x64xf16>>, !tpxgpu.memdesc<64x64xf16, #shared, mutable>
     // CHECK: tpxgpu.async_tma_store_wait pendings = 0
