@@ -5,7 +5,7 @@
 # the corpus and unpack-mlir-runtime.sh; see docs/nvidia-target.md).
 #   bench/run-on-h200.sh corpus|sanitizer|racecheck|pytest|paths|sanitizer-suite|bench|
 #                        quick|python|main|tutorials|launch|frontend|autotune|
-#                        tlx
+#                        tlx|clusters
 #   (any subset, in order; paths and sanitizer-suite need pytest first)
 #   python: the Python front end's suite (test/Python) on CUDA, its files
 #   spread over 8 processes; main: the main job on the GPU; tutorials: the
@@ -83,6 +83,19 @@ for step in "$@"; do
     done > "$out/cuda-sanitizer-suite.txt" 2>&1
     echo "clean: $(grep -cE "ERROR SUMMARY: 0 errors" "$out/cuda-sanitizer-suite.txt") of $(ls /tmp/tpx-memcheck | wc -l)"
     grep -E "ERROR SUMMARY: [1-9]" -B3 "$out/cuda-sanitizer-suite.txt" | head -40 ;;
+  clusters)
+    # Thread-block clusters: the cluster tests of test/Python on CUDA (a
+    # multicast pair copy, the 2-CTA gemm_ws on edge shapes), then gemm_ws
+    # with and without clusters beside cuBLAS. Time limits: a protocol
+    # error shows as a hang.
+    TPX_TEST_TARGET=cuda TPX_BUILD_DIR=$PWD/.device PYTHONPATH=$PWD/python \
+      timeout 240 python3 -m pytest -q -p no:cacheprovider -rfE \
+      test/Python/test_tlx_clusters.py > "$out/cuda-clusters.txt" 2>&1
+    tail -5 "$out/cuda-clusters.txt"
+    TPX_BUILD_DIR=$PWD/.device PYTHONPATH=$PWD/python timeout 300 \
+      python3 bench/tlx_bench.py "$out/tlx-bench-clusters.json" \
+      gemm_ws,gemm_ws_cluster > "$out/tlx-bench-clusters.txt" 2>&1
+    cat "$out/tlx-bench-clusters.txt" ;;
   tlx)
     # The TLX tutorials that run on the GPU beside torch (bench/tlx_bench.py).
     TPX_BUILD_DIR=$PWD/.device PYTHONPATH=$PWD/python \

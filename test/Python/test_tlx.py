@@ -353,6 +353,54 @@ def test_tasks_hand_buffers_over_through_barriers(replicas):
 
 
 @tpx.jit
+def warp_barrier_kernel(x_ptr, y_ptr, n_tiles, BLOCK: tl.constexpr,
+                        NUM_BUF: tl.constexpr):
+    # TLX's warp barriers (every thread arrives): `full` counts the one
+    # producer warp's threads, `empty` both 4-warp consumer replicas'.
+    offs = tl.arange(0, BLOCK)
+    bufs = tlx.local_alloc((BLOCK,), tl.float32, NUM_BUF)
+    full = tlx.alloc_warp_barrier(NUM_BUF, num_warps=1)
+    empty = tlx.alloc_warp_barrier(NUM_BUF, num_warps=4, num_arrivals=2)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tl.store(y_ptr + n_tiles * BLOCK, 1.0)
+        with tlx.async_task(num_warps=1):
+            for i in range(n_tiles):
+                s = i % NUM_BUF
+                tlx.barrier_wait(empty[s], ((i // NUM_BUF) & 1) ^ 1)
+                tlx.local_store(bufs[s], tl.load(x_ptr + i * BLOCK + offs))
+                tlx.barrier_arrive(full[s])
+        with tlx.async_task(num_warps=4, replicate=2):
+            r = tlx.async_task_replica_id()
+            for i in range(n_tiles):
+                s = i % NUM_BUF
+                tlx.barrier_wait(full[s], (i // NUM_BUF) & 1)
+                v = tlx.local_load(bufs[s])
+                tlx.barrier_arrive(empty[s])
+                tl.store(y_ptr + i * BLOCK + offs, v * 2,
+                         mask=offs % 2 == r)
+
+
+def test_warp_barriers_count_whole_tasks():
+    n = 23
+    x = _rng().standard_normal(n * 16).astype(np.float32)
+    y = np.zeros(n * 16 + 1, np.float32)
+    warp_barrier_kernel[(2,)](x, y, n, BLOCK=16, NUM_BUF=2)
+    np.testing.assert_array_equal(y[:-1], 2 * x)
+
+
+@tpx.jit
+def bad_warp_barrier_kernel(x_ptr):
+    tlx.alloc_warp_barrier(1, num_warps=0)
+
+
+def test_warp_barrier_arguments_are_checked():
+    assert "tlx.alloc_warp_barrier() needs num_warps and num_arrivals of " \
+        "at least 1, got 0 and 1" in _compile_error(
+            bad_warp_barrier_kernel, np.zeros(1, np.float32))
+
+
+@tpx.jit
 def deadlock_kernel(y_ptr, TASKS: tl.constexpr):
     bars = tlx.alloc_barriers(2, 1)
     if TASKS:

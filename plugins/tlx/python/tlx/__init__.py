@@ -21,7 +21,8 @@ from .types import (async_token, async_token_type, buffered_tensor,
                     storage_kind, tensor_descriptor_ptr,
                     tensor_descriptor_ptr_type)
 from .async_task import async_task, async_task_replica_id, async_tasks
-from .barrier import (alloc_barriers, barrier_arrive, barrier_expect_bytes,
+from .barrier import (alloc_barriers, alloc_warp_barrier, barrier_arrive,
+                      barrier_expect_bytes,
                       barrier_wait, cluster_barrier, fence,
                       fence_async_shared,
                       named_barrier_arrive,
@@ -38,7 +39,8 @@ from .utility import (clock64, cluster_cta_rank, cluster_size_1d,
                       dtype_of, size_of, thread_id)
 
 __all__ = [
-    "alloc_barriers", "allocate_tensor_descriptor", "async_descriptor_load",
+    "alloc_barriers", "alloc_warp_barrier", "allocate_tensor_descriptor",
+    "async_descriptor_load",
     "async_descriptor_prefetch_tensor", "fence", "async_descriptor_store",
     "async_descriptor_store_wait", "async_task", "async_task_replica_id",
     "async_tasks", "barrier_arrive", "barrier_expect_bytes", "barrier_wait",

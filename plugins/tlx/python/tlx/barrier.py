@@ -57,6 +57,29 @@ def alloc_barriers(num_barriers, arrive_count=1, _semantic=None,
                 props={"arriveCount": count})[0]
 
 
+@tlx_builtin
+def alloc_warp_barrier(num_barriers, num_warps=1, num_arrivals=1,
+                       _semantic=None, _generator=None):
+    """TLX's warp barriers: `num_barriers` mbarriers on which every thread
+    of an arriving task arrives on its own, a phase completing after
+    num_warps * 32 * num_arrivals such arrivals, that is after
+    `num_arrivals` arrivals of tasks of `num_warps` warps.
+
+    tpx arrives for a whole task (or program) at once, by one thread, when
+    all its threads are past what came before (docs/tlx.md): a warp barrier
+    is therefore an mbarrier expecting `num_arrivals` arrivals, whose
+    phases complete at the same points as TLX's wherever each arrival comes
+    from a task of `num_warps` warps, as TLX requires."""
+    what = "tlx.alloc_warp_barrier()"
+    warps = constexpr_int(num_warps, what + " num_warps")
+    arrivals = constexpr_int(num_arrivals, what + " num_arrivals")
+    if warps < 1 or arrivals < 1:
+        raise ValueError("%s needs num_warps and num_arrivals of at least 1, "
+                         "got %d and %d" % (what, warps, arrivals))
+    return alloc_barriers(num_barriers, arrivals, _semantic=_semantic,
+                          _generator=_generator)
+
+
 def barrier_view(bars, index, _semantic, _generator):
     ty = bars.type
     raw = unwrap(index)
