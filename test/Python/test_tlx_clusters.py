@@ -31,16 +31,8 @@ from tlx_tutorials import gemm_ws  # noqa: E402
 
 cpu_only = h.cpu_only("the CPU target's cluster errors")
 
-try:
-    import torch
-    from tpx.runtime import cuda
-    HAVE_CUDA_TORCH = torch.cuda.is_available() and cuda.probe()[0]
-except Exception:
-    torch = None
-    HAVE_CUDA_TORCH = False
-
-gpu = pytest.mark.skipif(not HAVE_CUDA_TORCH,
-                         reason="needs an NVIDIA GPU and torch with CUDA")
+gpu = pytest.mark.skipif(h.TARGET != "cuda",
+                         reason="runs on an NVIDIA GPU (TPX_TEST_TARGET=cuda)")
 
 
 @tpx.jit
@@ -237,6 +229,7 @@ def test_run_time_ranks_and_picked_halves_compile_for_sm_90a():
 
 @gpu
 def test_gpu_pairs_share_a_block_by_multicast():
+    import torch
     from tpx.errors import LaunchError
     from tpx.tools.tensor_descriptor import TensorDescriptor
     b = torch.randn(64, 128, device="cuda", dtype=torch.float16)
@@ -255,6 +248,7 @@ def test_gpu_pairs_share_a_block_by_multicast():
 @pytest.mark.parametrize("shape", [(512, 768, 384), (300, 392, 200),
                                    (1024, 1024, 1024)])
 def test_gpu_clustered_gemm(shape):
+    import torch
     m, n, k = shape
     a = torch.randn(m, k, device="cuda", dtype=torch.float16)
     b = torch.randn(k, n, device="cuda", dtype=torch.float16)
@@ -262,3 +256,34 @@ def test_gpu_clustered_gemm(shape):
     c = gemm_ws.matmul(a, b, config)
     torch.testing.assert_close(c.float(), (a @ b).float(), atol=0.5,
                                rtol=2e-2)
+
+
+@tpx.jit
+def remote_view_kernel(out_ptr, WAIT_ON_VIEW: tl.constexpr):
+    bars = tlx.alloc_barriers(1, arrive_count=2)
+    cta = tlx.cluster_cta_rank()
+    peer = tlx.remote_view(bars[0], cta ^ 1)
+    tlx.barrier_arrive(bars[0])
+    tlx.barrier_arrive(peer)
+    if WAIT_ON_VIEW:
+        tlx.barrier_wait(peer, 0)
+    else:
+        tlx.barrier_wait(bars[0], 0)
+    tl.store(out_ptr + tl.program_id(0), cta)
+
+
+def test_a_remote_view_of_a_barrier_arrives_there():
+    text = _clustered_ttir(remote_view_kernel, np.zeros(2, np.int32),
+                           WAIT_ON_VIEW=False)
+    # One arrival here, one on the peer's barrier (cta ^ 1).
+    assert text.count('"tlx.barrier_arrive"') == 2
+    assert "arith.xori" in text
+    with pytest.raises(CompilationError, match="tlx.barrier_wait.. takes a "
+                       "barrier of this CTA; a remote_view is only for "
+                       "barrier_arrive"):
+        _clustered_ttir(remote_view_kernel, np.zeros(2, np.int32),
+                        WAIT_ON_VIEW=True)
+    with pytest.raises(CompilationError, match="tlx.remote_view.. needs a "
+                       "kernel launched in thread-block clusters"):
+        _clustered_ttir(remote_view_kernel, np.zeros(2, np.int32),
+                        cluster=(1, 1, 1), WAIT_ON_VIEW=False)

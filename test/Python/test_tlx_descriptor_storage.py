@@ -233,15 +233,6 @@ def reduce_store_kernel(x_ptr):
 
 
 @tpx.jit
-def multicast_kernel(x_ptr):
-    desc = tlx.make_tensor_descriptor(None, x_ptr, [16], [1], [16])
-    buf = tlx.local_alloc((16,), tl.float32, 1)
-    bars = tlx.alloc_barriers(1)
-    tlx.async_descriptor_load(desc, buf[0], [0], bars[0],
-                              multicast_targets=[1])
-
-
-@tpx.jit
 def gpu_fence_kernel(x_ptr):
     tlx.fence("gpu")
 
@@ -250,9 +241,7 @@ def test_what_tpx_does_not_provide_is_named():
     x = np.zeros(16, np.float32)
     assert "store_reduce='add' (TMA reductions) is not supported" in \
         _compile_error(reduce_store_kernel, x)
-    assert "multicast_targets needs a kernel launched in thread-block " \
-        "clusters" in \
-        _compile_error(multicast_kernel, x)
+    # multicast_targets without clusters: test_tlx_clusters.py.
     assert "device- and system-scope fences are not provided" in \
         _compile_error(gpu_fence_kernel, x)
 

@@ -26,7 +26,7 @@ from .barrier import (alloc_barriers, alloc_warp_barrier, barrier_arrive,
                       barrier_wait, cluster_barrier, fence,
                       fence_async_shared,
                       named_barrier_arrive,
-                      named_barrier_wait)
+                      named_barrier_wait, remote_view)
 from .tma import (allocate_tensor_descriptor, async_descriptor_load,
                   async_descriptor_prefetch_tensor, async_descriptor_store, async_descriptor_store_wait,
                   make_tensor_descriptor, reinterpret_tensor_descriptor)
@@ -48,7 +48,7 @@ __all__ = [
     "fence_async_shared",
     "make_tensor_descriptor", "mbarrier", "reinterpret_tensor_descriptor",
     "tensor_descriptor_ptr", "tensor_descriptor_ptr_type",
-    "named_barrier_arrive", "named_barrier_wait",
+    "named_barrier_arrive", "named_barrier_wait", "remote_view",
     "mbarrier_type",
     "async_dot", "async_dot_wait", "async_load", "async_load_commit_group",
     "async_load_wait_group", "async_token", "async_token_type",

@@ -3,7 +3,7 @@
 from tpx.compiler.ir import Raw
 from tpx.language import core
 
-from .types import mbarrier_type
+from .types import mbarrier_type, remote_mbarrier_type
 from ._support import constexpr_int, emit, tlx_builtin, unwrap
 
 
@@ -93,9 +93,44 @@ def barrier_view(bars, index, _semantic, _generator):
 
 
 @tlx_builtin
+def remote_view(buffer, remote_cta_rank, _semantic=None, _generator=None):
+    """The barrier `buffer` as it is in CTA `remote_cta_rank` of the
+    thread-block cluster: barrier_arrive on the view arrives there. As in
+    TLX, only barriers have remote views, and only arrivals use them."""
+    what = "tlx.remote_view()"
+    bar = _one_barrier(buffer, what)
+    if isinstance(bar.type, remote_mbarrier_type):
+        raise TypeError("%s takes a barrier of this CTA, got a remote view"
+                        % what)
+    size = cluster_size(_semantic)
+    raw = unwrap(remote_cta_rank)
+    if size < 2:
+        raise ValueError("%s needs a kernel launched in thread-block "
+                         "clusters (ctas_per_cga); this one runs clusters of "
+                         "one CTA" % what)
+    if isinstance(raw, int) and not 0 <= raw < size:
+        raise ValueError("%s: remote_cta_rank %d names no CTA of a cluster "
+                         "of %d" % (what, raw, size))
+    view = core.tensor(bar.handle, remote_mbarrier_type())
+    view.tpx_remote_rank = _i32(remote_cta_rank, what + " remote_cta_rank",
+                                _semantic)
+    return view
+
+
+def _local_barrier(bar, what):
+    """One barrier of this CTA (not a remote_view, which only arrivals
+    take, as in TLX)."""
+    bar = _one_barrier(bar, what)
+    if isinstance(bar.type, remote_mbarrier_type):
+        raise TypeError("%s takes a barrier of this CTA; a remote_view is "
+                        "only for barrier_arrive (as in TLX)" % what)
+    return bar
+
+
+@tlx_builtin
 def barrier_wait(bar, phase, pred=None, _semantic=None, _generator=None):
     """Waits until the barrier's phase with parity `phase` has completed."""
-    bar = _one_barrier(bar, "tlx.barrier_wait()")
+    bar = _local_barrier(bar, "tlx.barrier_wait()")
     phase = _i32(phase, "tlx.barrier_wait() phase", _semantic)
     operands = [bar, phase] + _pred(pred, "tlx.barrier_wait()", _semantic)
     emit(_generator, "tlx.barrier_wait", operands, [])
@@ -113,7 +148,19 @@ def barrier_arrive(bar, arrive_count=1, remote_cta_rank=None, _semantic=None,
     if count < 1:
         raise ValueError("tlx.barrier_arrive(): arrive_count must be >= 1")
     operands = [bar]
-    if unwrap(remote_cta_rank) is not None:
+    if isinstance(bar.type, remote_mbarrier_type):
+        rank = getattr(bar, "tpx_remote_rank", None)
+        if rank is None:
+            raise TypeError("%s: this remote view of a barrier has lost its "
+                            "CTA rank (passed to a function?); call "
+                            "tlx.remote_view where it is used, or pass "
+                            "remote_cta_rank" % what)
+        if unwrap(remote_cta_rank) is not None:
+            raise ValueError("%s: a remote view already names its CTA; "
+                             "remote_cta_rank is for a barrier of this CTA"
+                             % what)
+        operands.append(rank)
+    elif unwrap(remote_cta_rank) is not None:
         size = cluster_size(_semantic)
         if size < 2:
             raise ValueError("%s: remote_cta_rank needs a kernel launched in "
@@ -149,7 +196,7 @@ def barrier_expect_bytes(bar, size, pred=None, _semantic=None,
                          _generator=None):
     """Arrives once on the barrier and expects `size` bytes from the async
     copies (TMA) signalling it in the current phase."""
-    bar = _one_barrier(bar, "tlx.barrier_expect_bytes()")
+    bar = _local_barrier(bar, "tlx.barrier_expect_bytes()")
     raw = unwrap(size)
     if isinstance(raw, int) and raw < 0:
         raise ValueError("tlx.barrier_expect_bytes(): size must be >= 0, got "

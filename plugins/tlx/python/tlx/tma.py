@@ -6,7 +6,8 @@ from tpx.language.reduction import reduce_impl
 
 from tpx.compiler.ir import Raw
 
-from .barrier import _i32, _one_barrier, _pred, cluster_size
+from .barrier import (_i32, _local_barrier, _pred,
+                      cluster_size)
 from .mem_ops import _check_buffer, local_load, local_store, local_view
 from .types import tensor_descriptor_ptr_type
 from ._support import constexpr_int, emit, int_list, tlx_builtin, unwrap
@@ -221,7 +222,7 @@ def async_descriptor_load(desc, result, offsets, barrier, pred=None,
     result = unwrap(result)
     ty = _check_buffer(result, "tlx.async_descriptor_load() result")
     _check_block(desc, ty, what)
-    bar = _one_barrier(barrier, what)
+    bar = _local_barrier(barrier, what)
     mask = _multicast_mask(multicast_targets, what, _semantic)
     _eviction(eviction_policy, what)
     offsets = _semantic.descriptor_offsets(desc, offsets)

@@ -93,6 +93,14 @@ class mbarrier_type(mlir_type):
         return barrier_view(value, index, _semantic, _generator)
 
 
+class remote_mbarrier_type(mbarrier_type):
+    """One barrier as it is in another CTA of the cluster (remote_view): the
+    same IR type; the value carries the CTA's rank (`tpx_remote_rank`)."""
+
+    def __init__(self):
+        super().__init__(1)
+
+
 # TLX's names for the values themselves: both are kernel values (tensors)
 # of the types above.
 buffered_tensor = core.tensor
