@@ -287,3 +287,144 @@ def test_a_remote_view_of_a_barrier_arrives_there():
                        "kernel launched in thread-block clusters"):
         _clustered_ttir(remote_view_kernel, np.zeros(2, np.int32),
                         cluster=(1, 1, 1), WAIT_ON_VIEW=False)
+
+
+# A persistent, warp-specialized GEMM in the style of TLX's Hopper tutorial,
+# tuned over NUM_CTAS 1 and 2 (ctas_per_cga): a producer task feeding two
+# consumer replicas through warp barriers; with NUM_CTAS = 2 the CTAs of a
+# pair tell each other their buffer is free, and each copies the half of B
+# an if picks to both.
+def _block_shapes(nargs):
+    """The descriptors' blocks for a config (TLX's pre_hook way)."""
+    bm, bn, bk = nargs["BM"], nargs["BN"], nargs["BK"]
+    nargs["a_desc"].block_shape = [bm // nargs["GROUPS"], bk]
+    nargs["b_desc"].block_shape = [bk, bn // nargs["NUM_CTAS"]]
+    nargs["c_desc"].block_shape = [bm // nargs["GROUPS"], bn]
+
+
+_CONFIGS = [tpx.Config({"BM": 32, "BN": 32, "BK": 16, "GROUPS": 2,
+                        "STAGES": 2, "NUM_CTAS": c}, num_warps=4,
+                       pre_hook=_block_shapes, ctas_per_cga=(c, 1, 1))
+            for c in (2, 1)]
+
+
+@tpx.jit
+def _tile_of(tile, N, BN: tl.constexpr):
+    return tile // tl.cdiv(N, BN), tile % tl.cdiv(N, BN)
+
+
+@tpx.autotune(configs=_CONFIGS, key=["M", "N", "K"])
+@tpx.jit
+def pair_gemm(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr,
+              BN: tl.constexpr, BK: tl.constexpr, GROUPS: tl.constexpr,
+              STAGES: tl.constexpr, NUM_CTAS: tl.constexpr,
+              NUM_SMS: tl.constexpr):
+    SPLIT: tl.constexpr = BM // GROUPS
+    a = tlx.local_alloc((SPLIT, BK), tlx.dtype_of(a_desc), STAGES * GROUPS)
+    b = tlx.local_alloc((BK, BN), tlx.dtype_of(b_desc), STAGES)
+    empty_a = tlx.alloc_warp_barrier(STAGES * GROUPS, num_warps=4)
+    empty_b = tlx.alloc_warp_barrier(STAGES, num_warps=4,
+                                     num_arrivals=GROUPS)
+    full_a = tlx.alloc_barriers(STAGES * GROUPS, 1)
+    full_b = tlx.alloc_barriers(STAGES, 1)
+    if NUM_CTAS == 2:
+        pair = tlx.alloc_barriers(STAGES, arrive_count=2)
+    num_tiles = tl.cdiv(M, BM) * tl.cdiv(N, BN)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tile = tl.program_id(0)
+            cnt = 0
+            while tile < num_tiles:
+                pm, pn = _tile_of(tile, N, BN)
+                for k in range(0, tl.cdiv(K, BK)):
+                    s = cnt % STAGES
+                    p = (cnt // STAGES) & 1
+                    for g in tl.static_range(GROUPS):
+                        i = s + STAGES * g
+                        tlx.barrier_wait(empty_a[i], p ^ 1)
+                        tlx.barrier_expect_bytes(full_a[i], SPLIT * BK * 2)
+                        tlx.async_descriptor_load(
+                            a_desc, a[i], [pm * BM + g * SPLIT, k * BK],
+                            full_a[i])
+                    tlx.barrier_wait(empty_b[s], p ^ 1)
+                    tlx.barrier_expect_bytes(full_b[s], BN * BK * 2)
+                    if NUM_CTAS == 2:
+                        cta = tlx.cluster_cta_rank()
+                        tlx.barrier_arrive(pair[s], 1)
+                        tlx.barrier_arrive(pair[s], 1,
+                                           remote_cta_rank=cta ^ 1)
+                        tlx.barrier_wait(pair[s], p)
+                        if cta == 0:
+                            half = tlx.local_slice(b[s], [0, 0],
+                                                   [BK, BN // 2])
+                        else:
+                            half = tlx.local_slice(b[s], [0, BN // 2],
+                                                   [BK, BN // 2])
+                        tlx.async_descriptor_load(
+                            b_desc, half, [k * BK, pn * BN + cta * BN // 2],
+                            full_b[s], multicast_targets=[cta, cta ^ 1])
+                    else:
+                        tlx.async_descriptor_load(
+                            b_desc, b[s], [k * BK, pn * BN], full_b[s])
+                    cnt += 1
+                tile += NUM_SMS
+        with tlx.async_task(num_warps=4, replicate=2):
+            g = tlx.async_task_replica_id()
+            tile = tl.program_id(0)
+            cnt = 0
+            while tile < num_tiles:
+                pm, pn = _tile_of(tile, N, BN)
+                acc = tl.zeros([SPLIT, BN], dtype=tl.float32)
+                for k in range(0, tl.cdiv(K, BK)):
+                    s = cnt % STAGES
+                    p = (cnt // STAGES) & 1
+                    tlx.barrier_wait(full_a[s + STAGES * g], p)
+                    tlx.barrier_wait(full_b[s], p)
+                    acc = tlx.async_dot(a[s + STAGES * g], b[s], acc)
+                    acc = tlx.async_dot_wait(0, acc)
+                    tlx.barrier_arrive(empty_a[s + STAGES * g])
+                    tlx.barrier_arrive(empty_b[s])
+                    cnt += 1
+                c_desc.store([pm * BM + g * SPLIT, pn * BN],
+                             acc.to(tlx.dtype_of(c_desc)))
+                tile += NUM_SMS
+
+
+@cpu_only
+def test_a_gemm_tuned_over_clusters_runs_its_unclustered_configs():
+    from tpx.tools.tensor_descriptor import TensorDescriptor
+    m, n, k = 96, 64, 80
+    rng = np.random.default_rng(7)
+    a = rng.random((m, k)).astype(np.float16)
+    b = rng.random((k, n)).astype(np.float16)
+    c = np.zeros((m, n), np.float16)
+    descs = [TensorDescriptor(x, shape=list(x.shape), strides=[x.shape[1], 1],
+                              block_shape=[1, 1]) for x in (a, b, c)]
+    pair_gemm[(3,)](*descs, m, n, k, NUM_SMS=3)
+    assert pair_gemm.best_config.kwargs["NUM_CTAS"] == 1
+    np.testing.assert_allclose(c.astype(np.float32),
+                               a.astype(np.float32) @ b.astype(np.float32),
+                               atol=2e-2)
+
+
+@pytest.mark.skipif(not h.have_ptxas(), reason="no CUDA toolkit (ptxas)")
+def test_a_gemm_of_cta_pairs_compiles_for_sm_90a():
+    from tpx.compiler.compiler import compile_ttir
+    from tpx.pipeline import resolve
+    from tpx.tools.tensor_descriptor import TensorDescriptor
+    fn = pair_gemm.fn
+    a = np.zeros((512, 256), np.float16)
+    b = np.zeros((256, 512), np.float16)
+    c = np.zeros((512, 512), np.float16)
+    descs = [TensorDescriptor(a, [512, 256], [256, 1], [64, 64]),
+             TensorDescriptor(b, [256, 512], [512, 1], [64, 128]),
+             TensorDescriptor(c, [512, 512], [512, 1], [64, 256])]
+    text = _clustered_ttir(fn, *descs, 512, 512, 256, BM=128, BN=256, BK=64,
+                           GROUPS=2, STAGES=3, NUM_CTAS=2, NUM_SMS=132)
+    kernel = compile_ttir(text, "sm_90a", num_warps=4,
+                          pipeline_text=resolve(fn, "sm_90a")[0],
+                          no_cache=True)
+    ptx = kernel.asm["ptx"]
+    assert ".multicast::cluster" in ptx and "mapa.shared::cluster" in ptx
+    assert kernel.metadata["num_spills"] == 0
+    assert kernel.metadata.shared_memory <= 227 * 1024
