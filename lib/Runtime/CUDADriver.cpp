@@ -96,6 +96,9 @@ static llvm::Error bind(void *library, DriverAPI &api) {
   api.cuTensorMapEncodeTiled =
       reinterpret_cast<decltype(api.cuTensorMapEncodeTiled)>(
           dlsym(library, "cuTensorMapEncodeTiled"));
+  // Only kernels launched in clusters need it (CUDA 12 drivers and later).
+  api.cuLaunchKernelEx = reinterpret_cast<decltype(api.cuLaunchKernelEx)>(
+      dlsym(library, "cuLaunchKernelEx"));
   return error;
 }
 

@@ -7,6 +7,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -69,6 +71,57 @@ static DeviceMemoryCalls getMemoryCalls(const DriverAPI &api) {
   return calls;
 }
 
+/// cuLaunchKernel, or for a kernel compiled for thread-block clusters
+/// cuLaunchKernelEx with the cluster's dimension (the grid counts CTAs and
+/// must be a whole number of clusters).
+static llvm::Error launchKernel(const DriverAPI &api, const Artifact &artifact,
+                                CUfunction function,
+                                std::array<uint32_t, 3> grid, unsigned threads,
+                                void **params, std::string &launch) {
+  const std::array<unsigned, 3> &cluster = artifact.clusterDims;
+  if (cluster == std::array<unsigned, 3>{1, 1, 1})
+    return api.check(api.cuLaunchKernel(function, grid[0], grid[1], grid[2],
+                                        threads, 1, 1, artifact.sharedMemory,
+                                        /*stream=*/nullptr, params,
+                                        /*extra=*/nullptr),
+                     launch);
+  if (grid[0] % cluster[0] || grid[1] % cluster[1] || grid[2] % cluster[2])
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        llvm::formatv("kernel '{0}': grid ({1}, {2}, {3}) is not a whole "
+                      "number of clusters of ({4}, {5}, {6}) CTAs",
+                      artifact.signature.kernelName, grid[0], grid[1], grid[2],
+                      cluster[0], cluster[1], cluster[2])
+            .str());
+  if (!api.cuLaunchKernelEx)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "the CUDA driver lacks 'cuLaunchKernelEx' (driver too old for "
+        "thread-block clusters?)");
+  LaunchAttribute attribute = {};
+  attribute.id = kLaunchAttributeClusterDimension;
+  std::copy(cluster.begin(), cluster.end(), attribute.value);
+  LaunchConfig config = {grid[0],
+                         grid[1],
+                         grid[2],
+                         threads,
+                         1,
+                         1,
+                         artifact.sharedMemory,
+                         /*hStream=*/nullptr,
+                         &attribute,
+                         1};
+  launch =
+      llvm::formatv("cuLaunchKernelEx('{0}', grid ({1}, {2}, {3}), "
+                    "cluster ({4}, {5}, {6}), block ({7}, 1, 1), {8} "
+                    "bytes of shared memory)",
+                    artifact.entryPoint, grid[0], grid[1], grid[2], cluster[0],
+                    cluster[1], cluster[2], threads, artifact.sharedMemory)
+          .str();
+  return api.check(api.cuLaunchKernelEx(&config, function, params, nullptr),
+                   launch);
+}
+
 llvm::Error tpx::launchOnCUDA(const Artifact &artifact,
                               std::array<uint32_t, 3> grid,
                               llvm::ArrayRef<LaunchArgument> args) {
@@ -127,11 +180,8 @@ llvm::Error tpx::launchOnCUDA(const Artifact &artifact,
                       "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
                           std::to_string(artifact.sharedMemory) + ")"))
       return error;
-  if (auto error = api.check(
-          api.cuLaunchKernel(*function, grid[0], grid[1], grid[2], threads, 1,
-                             1, artifact.sharedMemory, /*stream=*/nullptr,
-                             params.data(), /*extra=*/nullptr),
-          launch))
+  if (auto error = launchKernel(api, artifact, *function, grid, threads,
+                                params.data(), launch))
     return error;
   // Kernel faults (asserts, bad addresses, heap exhaustion) surface here.
   if (auto error =

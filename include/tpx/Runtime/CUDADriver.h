@@ -33,6 +33,28 @@ enum : CUresult { kSuccess = 0, kErrorAssert = 710 };
 /// than 48 KiB of dynamic shared memory only after raising this.
 enum : int { kFuncAttributeMaxDynamicSharedBytes = 8 };
 
+/// cuLaunchKernelEx's configuration (cuda.h's CUlaunchConfig and
+/// CUlaunchAttribute, CUDA 12): the launch shape plus attributes, of which
+/// tpx sets the thread-block cluster's dimension.
+struct LaunchAttribute {
+  int id;
+  char pad[4];
+  unsigned value[16]; // a 64-byte union; the cluster dimension is x, y, z
+};
+struct LaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  LaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+// The layouts cuda.h has on 64-bit hosts.
+static_assert(sizeof(LaunchAttribute) == 72, "CUlaunchAttribute is 72 bytes");
+static_assert(sizeof(LaunchConfig) == 56, "CUlaunchConfig is 56 bytes");
+/// CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION.
+enum : int { kLaunchAttributeClusterDimension = 4 };
+
 /// The driver entry points tpx uses (the `_v2` ABI where one exists).
 struct DriverAPI {
   CUresult (*cuInit)(unsigned);
@@ -49,6 +71,9 @@ struct DriverAPI {
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, CUstream, void **,
                              void **);
+  /// Null with a driver older than CUDA 12 (no clusters).
+  CUresult (*cuLaunchKernelEx)(const LaunchConfig *, CUfunction, void **,
+                               void **);
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
