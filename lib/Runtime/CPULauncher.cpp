@@ -136,21 +136,57 @@ llvm::Error tpx::launchOnCPU(const Artifact &artifact,
   uint64_t total = uint64_t(grid[0]) * grid[1] * grid[2];
   if (total == 0)
     return llvm::Error::success();
+  const std::array<unsigned, 3> &cluster = artifact.clusterDims;
+  uint64_t clusterSize = uint64_t(cluster[0]) * cluster[1] * cluster[2];
+  if (clusterSize > 1 &&
+      (grid[0] % cluster[0] || grid[1] % cluster[1] || grid[2] % cluster[2]))
+    return makeError(llvm::formatv("kernel '{0}': grid ({1}, {2}, {3}) is not "
+                                   "a whole number of clusters of ({4}, {5}, "
+                                   "{6}) programs",
+                                   artifact.signature.kernelName, grid[0],
+                                   grid[1], grid[2], cluster[0], cluster[1],
+                                   cluster[2])
+                         .str());
+  // Units of work: programs, or clusters of programs.
+  total /= clusterSize;
   unsigned threads = options.numThreads
                          ? options.numThreads
                          : llvm::hardware_concurrency().compute_thread_count();
   threads = static_cast<unsigned>(std::min<uint64_t>(threads, total));
   EntryFn entry = (*kernel)->entry;
+  auto runProgram = [&](std::vector<void *> &mySlots, uint32_t x, uint32_t y,
+                        uint32_t z) {
+    entry(mySlots.data(), x, y, z, grid[0], grid[1], grid[2]);
+  };
+  // Without clusters a unit of work is a program; with them a cluster,
+  // whose programs run at once (runClusterPrograms).
+  std::array<uint32_t, 3> units = {grid[0] / cluster[0], grid[1] / cluster[1],
+                                   grid[2] / cluster[2]};
   auto runRange = [&](uint64_t begin, uint64_t end) {
     // Each worker gets its own copy of the slot array: kernels only read
     // it, but a private copy keeps workers independent.
     std::vector<void *> mySlots = slots;
     currentLaunch() = &state;
     for (uint64_t id = begin; id < end; ++id) {
-      uint32_t x = id % grid[0];
-      uint32_t y = (id / grid[0]) % grid[1];
-      uint32_t z = id / (uint64_t(grid[0]) * grid[1]);
-      entry(mySlots.data(), x, y, z, grid[0], grid[1], grid[2]);
+      uint32_t x = id % units[0];
+      uint32_t y = (id / units[0]) % units[1];
+      uint32_t z = id / (uint64_t(units[0]) * units[1]);
+      if (clusterSize == 1) {
+        runProgram(mySlots, x, y, z);
+        continue;
+      }
+      std::array<int32_t, 3> first = {int32_t(x * cluster[0]),
+                                      int32_t(y * cluster[1]),
+                                      int32_t(z * cluster[2])};
+      runClusterPrograms(
+          static_cast<int32_t>(clusterSize), first, [&](int32_t rank) {
+            // Each program of the cluster on its own thread, x fastest (as
+            // %cluster_ctarank orders them).
+            std::vector<void *> programSlots = slots;
+            runProgram(programSlots, first[0] + rank % cluster[0],
+                       first[1] + (rank / cluster[0]) % cluster[1],
+                       first[2] + rank / (cluster[0] * cluster[1]));
+          });
     }
     currentLaunch() = nullptr;
   };

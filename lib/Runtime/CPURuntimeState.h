@@ -8,7 +8,9 @@
 #ifndef TPX_LIB_RUNTIME_CPURUNTIMESTATE_H
 #define TPX_LIB_RUNTIME_CPURUNTIMESTATE_H
 
+#include <array>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -48,6 +50,13 @@ std::vector<RuntimeSymbol> getRuntimeSymbols();
 /// Concurrent tasks and mbarriers (CPUTaskRuntime.cpp); part of
 /// getRuntimeSymbols().
 std::vector<RuntimeSymbol> getTaskRuntimeSymbols();
+
+/// Runs `program(rank)` for the `programs` programs of one thread-block
+/// cluster at once, each on a thread of its own, in one task group (their
+/// barriers, a deadlock, the cluster barrier are the cluster's); `first`
+/// is the program id of rank 0, which names the cluster in messages.
+void runClusterPrograms(int32_t programs, std::array<int32_t, 3> first,
+                        const std::function<void(int32_t rank)> &program);
 
 } // namespace tpx::cpu
 

@@ -167,8 +167,9 @@ def test_buffer_views():
 @tpx.jit
 def picked_view_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
     # TLX's way of picking a half at run time (the clustered GEMM's B
-    # halves): the view comes out of an if (on sm_90a its store moves into
-    # both arms, test/TLX/clusters-sm90a.mlir).
+    # halves): the view comes out of an if, and its store moves into both
+    # arms (TLXBufferSelections.cpp; 2-D halves, whose strides are not a
+    # row-major buffer's, in test_tlx_clusters.py).
     pid = tl.program_id(0)
     half = tl.arange(0, BLOCK // 2)
     buf = tlx.local_alloc((BLOCK,), tl.float32, 1)

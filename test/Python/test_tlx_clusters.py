@@ -2,11 +2,13 @@
 cluster ops (cluster_cta_rank, cluster_size_1d, cluster_barrier,
 barrier_arrive(remote_cta_rank=), async_descriptor_load(multicast_targets=)).
 
-Clusters are an sm_90a feature: here the option's checks, the errors of
-the CPU target and of cluster ops in kernels without clusters, and what
-the sm_90a compiles of the clustered GEMM tutorial and of a multicast
-kernel with run-time ranks contain; with an NVIDIA GPU and torch
-(bench/run-on-h200.sh python) those kernels also run against torch.
+sm_90a and the CPU run clusters (the CPU a cluster's programs at once,
+docs/tlx.md): here the option's checks, clustered kernels on the CPU (ranks,
+a multicast pair copy, the clustered GEMMs, a cluster's deadlock), the
+errors of cluster ops in kernels without clusters and of targets without
+clusters, and what the sm_90a compiles contain; with an NVIDIA GPU
+(TPX_TEST_TARGET=cuda, bench/run-on-h200.sh clusters) the GPU tests run the
+kernels against torch.
 """
 
 import os
@@ -51,22 +53,34 @@ def test_ctas_per_cga_is_checked(bad):
         rank_kernel[(2,)](out, ctas_per_cga=bad)
 
 
+@tpx.jit
+def ranks_kernel(out_ptr):
+    pid = tl.program_id(0) + tl.num_programs(0) * tl.program_id(1)
+    n = tl.num_programs(0) * tl.num_programs(1)
+    tl.store(out_ptr + pid, tlx.cluster_cta_rank())
+    tl.store(out_ptr + n + pid, tlx.cluster_size_1d())
+
+
 @cpu_only
-def test_the_cpu_does_not_launch_clusters():
-    # The JIT's check is OutOfResources, which autotuners skip (TLX tunes
-    # over ctas_per_cga); the compiler's own is an error naming the target.
+@pytest.mark.parametrize("grid,cluster", [((4, 1), (2, 1, 1)),
+                                          ((4, 3), (4, 1, 1)),
+                                          ((2, 4), (2, 2, 1))])
+def test_the_cpu_runs_clusters(grid, cluster):
+    # Ranks x fastest, as %cluster_ctarank orders a cluster's CTAs.
+    n = grid[0] * grid[1]
+    out = np.full(2 * n, -1, np.int32)
+    kernel = ranks_kernel[grid](out, ctas_per_cga=cluster)
+    assert kernel.metadata.cluster_dims == cluster
+    x = np.arange(n) % grid[0]
+    y = np.arange(n) // grid[0]
+    expected = x % cluster[0] + cluster[0] * (y % cluster[1])
+    np.testing.assert_array_equal(out[:n], expected)
+    assert (out[n:] == cluster[0] * cluster[1]).all()
+
+
+@cpu_only
+def test_clusters_of_one_are_no_clusters():
     out = np.zeros(2, np.int32)
-    with pytest.raises(OutOfResources, match="CTAs per thread-block cluster "
-                       r"\(ctas_per_cga\) on target 'cpu', required: 2, "
-                       "hardware limit: 1"):
-        rank_kernel[(2,)](out, ctas_per_cga=(2, 1, 1))
-    from tpx.compiler.compiler import compile_ttir
-    text = _clustered_ttir(rank_kernel, out)
-    with pytest.raises(CompilationError,
-                       match="thread-block clusters .* which target 'cpu' "
-                             "does not provide"):
-        compile_ttir(text, "cpu", no_cache=True)
-    # Clusters of one are no clusters: the kernel runs.
     kernel = rank_kernel[(2,)](out, ctas_per_cga=(1, 1, 1))
     assert kernel.metadata.cluster_dims == (1, 1, 1)
     rank_kernel[(2,)](out, ctas_per_cga=[1])
@@ -74,14 +88,73 @@ def test_the_cpu_does_not_launch_clusters():
 
 
 @cpu_only
-def test_autotuners_skip_clustered_configs_the_target_lacks():
+def test_a_grid_of_part_clusters_is_an_error():
+    out = np.zeros(6, np.int32)
+    with pytest.raises(Exception, match=r"grid \(3, 1, 1\) is not a whole "
+                       r"number of clusters of \(2, 1, 1\) programs"):
+        ranks_kernel[(3,)](out, ctas_per_cga=(2, 1, 1))
+
+
+def test_targets_without_clusters_refuse_them():
+    # AMD has no clusters: the JIT's check is OutOfResources, which
+    # autotuners skip (TLX tunes over ctas_per_cga); the compiler's own is
+    # an error naming the target.
+    from tpx.compiler.compiler import compile_ttir
+    from tpx.runtime.jit import check_cluster, cluster_limit
+    assert [cluster_limit(t) for t in ("cpu", "sm_90a", "sm_80",
+                                       "gfx950")] == [8, 8, 1, 1]
+    check_cluster((2, 1, 1), "sm_90a")
+    with pytest.raises(OutOfResources, match="CTAs per thread-block cluster "
+                       r"\(ctas_per_cga\) on target 'gfx950', required: 2, "
+                       "hardware limit: 1"):
+        check_cluster((2, 1, 1), "gfx950")
+    text = _clustered_ttir(rank_kernel, np.zeros(2, np.int32))
+    with pytest.raises(CompilationError,
+                       match="thread-block clusters .* which target 'gfx950' "
+                             "does not provide"):
+        compile_ttir(text, "gfx950", no_cache=True)
+
+
+@tpx.jit
+def stuck_pair_kernel(out_ptr):
+    # CTA 0 waits for an arrival CTA 1 never makes.
+    bars = tlx.alloc_barriers(1, arrive_count=1)
+    if tlx.cluster_cta_rank() == 0:
+        tlx.barrier_wait(bars[0], 0)
+    tl.store(out_ptr + tl.program_id(0), 1)
+
+
+@tpx.jit
+def stuck_tasks_kernel(out_ptr):
+    # Every program's producer task waits for an arrival nobody makes,
+    # while its default task finishes and the program's thread joins.
+    bars = tlx.alloc_barriers(1, arrive_count=1)
+    with tlx.async_tasks():
+        with tlx.async_task("default"):
+            tl.store(out_ptr + tl.program_id(0), 1)
+        with tlx.async_task(num_warps=1):
+            tlx.barrier_wait(bars[0], 0)
+
+
+@cpu_only
+def test_a_deadlock_in_a_clusters_tasks_is_reported():
     out = np.zeros(2, np.int32)
-    tuned = tpx.autotune(
-        configs=[tpx.Config({}, ctas_per_cga=(2, 1, 1)),
-                 tpx.Config({}, ctas_per_cga=(1, 1, 1))], key=[])(rank_kernel)
-    tuned[(2,)](out)
-    assert list(out) == [0, 1]
-    assert tuned.best_config.all_kwargs()["ctas_per_cga"] == (1, 1, 1)
+    with pytest.raises(Exception, match=r"deadlock in the cluster of 2 "
+                       r"programs") as info:
+        stuck_tasks_kernel[(2,)](out, ctas_per_cga=(2, 1, 1))
+    for cta in (0, 1):
+        assert "CTA %d task 1 waits at line" % cta in str(info.value)
+
+
+@cpu_only
+def test_a_deadlock_of_a_cluster_is_reported():
+    out = np.zeros(2, np.int32)
+    with pytest.raises(Exception, match=r"deadlock in the cluster of 2 "
+                       r"programs from program \(0, 0, 0\): no task can "
+                       r"make progress; CTA 0 task 0 waits at line \d+ for "
+                       r"phase 0 of barrier 0 .*CTA 1 task 0 waits at line "
+                       r"\d+ at the cluster barrier"):
+        stuck_pair_kernel[(2,)](out, ctas_per_cga=(2, 1, 1))
 
 
 @cpu_only
@@ -227,6 +300,17 @@ def test_run_time_ranks_and_picked_halves_compile_for_sm_90a():
     assert kernel.metadata["pipeline"] == "simt"
 
 
+@cpu_only
+def test_pairs_share_a_block_by_multicast_on_the_cpu():
+    from tpx.tools.tensor_descriptor import TensorDescriptor
+    b = np.random.default_rng(5).random((64, 128)).astype(np.float16)
+    out = np.zeros((4, 64, 128), np.float16)
+    desc = TensorDescriptor.from_tensor(b, [64, 64])
+    pair_copy_kernel[(4,)](desc, out, BK=64, BN=128, ctas_per_cga=(2, 1, 1))
+    for program in range(4):   # each program holds both halves
+        np.testing.assert_array_equal(out[program], b)
+
+
 @gpu
 def test_gpu_pairs_share_a_block_by_multicast():
     import torch
@@ -293,7 +377,8 @@ def test_a_remote_view_of_a_barrier_arrives_there():
 # tuned over NUM_CTAS 1 and 2 (ctas_per_cga): a producer task feeding two
 # consumer replicas through warp barriers; with NUM_CTAS = 2 the CTAs of a
 # pair tell each other their buffer is free, and each copies the half of B
-# an if picks to both.
+# an if picks to both. (The configs' grids must be whole clusters, and a
+# pair's tiles share their B columns: see _tile_of.)
 def _block_shapes(nargs):
     """The descriptors' blocks for a config (TLX's pre_hook way)."""
     bm, bn, bk = nargs["BM"], nargs["BN"], nargs["BK"]
@@ -309,8 +394,10 @@ _CONFIGS = [tpx.Config({"BM": 32, "BN": 32, "BK": 16, "GROUPS": 2,
 
 
 @tpx.jit
-def _tile_of(tile, N, BN: tl.constexpr):
-    return tile // tl.cdiv(N, BN), tile % tl.cdiv(N, BN)
+def _tile_of(tile, M, BM: tl.constexpr):
+    """Tiles down the columns: programs 2i and 2i + 1 (a pair) take tiles
+    of the same B columns when the rows make whole pairs (M / BM even)."""
+    return tile % tl.cdiv(M, BM), tile // tl.cdiv(M, BM)
 
 
 @tpx.autotune(configs=_CONFIGS, key=["M", "N", "K"])
@@ -335,7 +422,7 @@ def pair_gemm(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr,
             tile = tl.program_id(0)
             cnt = 0
             while tile < num_tiles:
-                pm, pn = _tile_of(tile, N, BN)
+                pm, pn = _tile_of(tile, M, BM)
                 for k in range(0, tl.cdiv(K, BK)):
                     s = cnt % STAGES
                     p = (cnt // STAGES) & 1
@@ -373,7 +460,7 @@ def pair_gemm(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr,
             tile = tl.program_id(0)
             cnt = 0
             while tile < num_tiles:
-                pm, pn = _tile_of(tile, N, BN)
+                pm, pn = _tile_of(tile, M, BM)
                 acc = tl.zeros([SPLIT, BN], dtype=tl.float32)
                 for k in range(0, tl.cdiv(K, BK)):
                     s = cnt % STAGES
@@ -391,20 +478,57 @@ def pair_gemm(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr,
 
 
 @cpu_only
-def test_a_gemm_tuned_over_clusters_runs_its_unclustered_configs():
+@pytest.mark.parametrize("num_ctas", [1, 2])
+def test_a_gemm_of_cta_pairs_runs_on_the_cpu(num_ctas):
+    # With NUM_CTAS = 2 the pair's programs run at once: each waits for its
+    # peer's arrival before refilling a stage, and each stage's B comes half
+    # from each program's multicast.
     from tpx.tools.tensor_descriptor import TensorDescriptor
-    m, n, k = 96, 64, 80
+    m, n, k = 128, 64, 80
     rng = np.random.default_rng(7)
     a = rng.random((m, k)).astype(np.float16)
     b = rng.random((k, n)).astype(np.float16)
     c = np.zeros((m, n), np.float16)
     descs = [TensorDescriptor(x, shape=list(x.shape), strides=[x.shape[1], 1],
                               block_shape=[1, 1]) for x in (a, b, c)]
-    pair_gemm[(3,)](*descs, m, n, k, NUM_SMS=3)
-    assert pair_gemm.best_config.kwargs["NUM_CTAS"] == 1
+    config = dict(BM=32, BN=32, BK=16, GROUPS=2, STAGES=2, NUM_CTAS=num_ctas)
+    _block_shapes(dict(config, a_desc=descs[0], b_desc=descs[1],
+                       c_desc=descs[2]))
+    pair_gemm.fn[(4,)](*descs, m, n, k, NUM_SMS=4, num_warps=4,
+                       ctas_per_cga=(num_ctas, 1, 1), **config)
     np.testing.assert_allclose(c.astype(np.float32),
                                a.astype(np.float32) @ b.astype(np.float32),
                                atol=2e-2)
+
+
+@cpu_only
+@pytest.mark.parametrize("shape", [(64, 64, 64), (96, 80, 200), (40, 24, 72),
+                                   (128, 96, 64)])
+@pytest.mark.parametrize("programs", [4, 6])
+def test_the_clustered_gemm_tutorial_runs_on_the_cpu(shape, programs):
+    # gemm_ws at CLUSTER_M = 2: pairs of programs share B by multicast and
+    # release each stage on both programs' barriers; M not a whole number
+    # of cluster tiles (40, 96), N and K not whole blocks.
+    m, n, k = shape
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    config = dict(gemm_ws.CPU_CONFIG, CLUSTER_M=2, NUM_PROGRAMS=programs)
+    c = gemm_ws.matmul(a, b, config)
+    np.testing.assert_allclose(c.astype(np.float32),
+                               a.astype(np.float32) @ b.astype(np.float32),
+                               atol=3e-2, rtol=1e-2)
+
+
+@cpu_only
+def test_autotuning_over_clusters():
+    out = np.zeros(8, np.int32)
+    tuned = tpx.autotune(
+        configs=[tpx.Config({}, ctas_per_cga=(2, 1, 1)),
+                 tpx.Config({}, ctas_per_cga=(1, 1, 1))], key=[])(ranks_kernel)
+    tuned[(4,)](out)
+    assert tuned.best_config.all_kwargs()["ctas_per_cga"] in ((1, 1, 1),
+                                                              (2, 1, 1))
 
 
 @pytest.mark.skipif(not h.have_ptxas(), reason="no CUDA toolkit (ptxas)")

@@ -43,3 +43,17 @@ tt.func @expect_mismatch(%desc: !tt.tensordesc<tensor<16x16xf16>>, %i: i32) {
   tlx.async_descriptor_load %desc[%i, %i], %b1, %bar : !tt.tensordesc<tensor<16x16xf16>>, !tlx.buffer<16x16xf16>
   tt.return
 }
+
+// -----
+
+// A cluster's programs find each other's buffers by their allocations at
+// the kernel's start.
+module attributes {"tpxgpu.cluster-dims" = array<i32: 2, 1, 1>} {
+  tt.func public @allocation_in_a_branch(%c: i1) {
+    scf.if %c {
+      // CHECK: [[@LINE+1]]:{{.*}} error: 'tlx.local_alloc' op below the top level of a kernel launched in clusters
+      %buf = tlx.local_alloc : !tlx.buffer<1x16xf32>
+    }
+    tt.return
+  }
+}

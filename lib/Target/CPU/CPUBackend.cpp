@@ -1,6 +1,7 @@
 //===- CPUBackend.cpp - the `cpu` target backend --------------------------===//
 #include "tpx/Compiler/Artifact.h"
 #include "tpx/Conversion/TTToCPU/TTToCPU.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
 #include "tpx/Target/CPU/CPUTarget.h"
 #include "tpx/Target/TargetBackend.h"
 
@@ -84,12 +85,18 @@ TargetBackend tpx::getCPUBackend() {
                        "(at the end of stage 'llir')");
     return llvm::Error::success();
   };
-  backend.fillArtifact = [](mlir::ModuleOp, const EntryResourceMap &,
+  backend.fillArtifact = [](mlir::ModuleOp module, const EntryResourceMap &,
                             Artifact &artifact) {
     artifact.entryPoint = getCPUEntryPointName(artifact.signature.kernelName);
     artifact.numRegs = artifact.numSpills = 0;
+    // A cluster's programs run at once on the CPU (runClusterPrograms).
+    std::array<int32_t, 3> dims = tpx::tpxgpu::getModuleClusterDims(module);
+    for (unsigned i = 0; i < 3; ++i)
+      artifact.clusterDims[i] = static_cast<unsigned>(dims[i]);
     return llvm::Error::success();
   };
+  // TLX's cluster ops run on the CPU too (docs/tlx.md).
+  backend.launchesClusters = true;
   backend.getCacheKeyMaterial = [] {
     return "cpu=" + getCPUTargetDescription();
   };

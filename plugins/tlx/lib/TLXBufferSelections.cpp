@@ -8,13 +8,14 @@
 //       half = tlx.local_slice(buf, [0, BN // 2], [BK, BN // 2])
 //   tlx.async_descriptor_load(desc, half, ...)
 //
-// which the front end writes as an scf.if yielding the view. The CPU
-// carries such a view (a pointer and its strides); on a GPU a view is a
-// shared-memory window the lowering addresses statically, which an if
-// cannot yield, so tlx-lower-to-tpxgpu first moves the op using the view
-// into both arms: each uses its own view. That is done where the if
-// computes only views (no effects, so it may move down to its user) and its
-// results have that one user, in the same block, producing nothing.
+// which the front end writes as an scf.if yielding the view. Neither
+// target carries every view through an if (on a GPU a view is a
+// shared-memory window the lowering addresses statically; on the CPU a
+// pointer whose strides must be row-major there), so both lowerings first
+// move the op using the view into both arms: each uses its own view. That
+// is done where the if computes only views (no effects, so it may move down
+// to its user) and its results have that one user, in the same block,
+// producing nothing.
 //
 //===----------------------------------------------------------------------===//
 #include "TLX/TLXDialect.h"

@@ -20,6 +20,7 @@
 #include "TLXLowerToTT.h"
 #include "TLXTasks.h"
 #include "TLXToTTCommon.h"
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -45,6 +46,11 @@ Value tpx::tlx::allocateLocalMemory(OpBuilder &b, Operation *op, Type pointer,
   Value memory = LLVM::AllocaOp::create(b, loc, llvmPointer, b.getI8Type(),
                                         size, /*alignment=*/64);
   Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), memory);
+  // In a cluster, peers address this memory: recorded at the program's
+  // start, in the same order in every program.
+  if (tpxgpu::getModuleClusterSize(op) > 1)
+    tt::CallOp::create(b, loc, TypeRange{}, kClusterRegister,
+                       ValueRange{address, size}, nullptr, nullptr);
   return tt::IntToPtrOp::create(b, loc, pointer, address);
 }
 
@@ -222,16 +228,53 @@ struct AsyncDotWaitLowering : TLXPattern<AsyncDotWaitOp> {
 };
 } // namespace
 
-/// True when the module needs the CPU runtime's tasks, barriers or clock.
+/// True when the module needs the CPU runtime's tasks, barriers, clock or
+/// clusters.
 static bool needsCPURuntime(Operation *root) {
+  if (tpxgpu::getModuleClusterSize(root) > 1)
+    return true;
   return root
       ->walk([](Operation *op) {
         return isa<AllocBarriersOp, AsyncTasksOp, Clock64Op,
-                   AsyncDescriptorLoadOp, NamedBarrierOp>(op)
+                   AsyncDescriptorLoadOp, NamedBarrierOp, ClusterCTARankOp,
+                   ClusterBarrierOp>(op)
                    ? WalkResult::interrupt()
                    : WalkResult::advance();
       })
       .wasInterrupted();
+}
+
+/// In a cluster the programs' local memory is matched allocation by
+/// allocation (tpx_cpu_cluster_map), each recorded once at the program's
+/// start: allocations must be at the kernel's top level. The cluster also
+/// leaves together (peers may still use this program's memory, which ends
+/// with it).
+static LogicalResult prepareClusterKernel(ModuleOp module) {
+  if (tpxgpu::getModuleClusterSize(module) < 2)
+    return success();
+  WalkResult result = module.walk([](Operation *op) {
+    if (!isa<LocalAllocOp, AllocBarriersOp>(op) ||
+        (isa<LocalAllocOp>(op) && cast<LocalAllocOp>(op).getReuse()))
+      return WalkResult::advance();
+    auto kernel = dyn_cast<tt::FuncOp>(op->getParentOp());
+    if (kernel && kernel.isPublic())
+      return WalkResult::advance();
+    op->emitOpError("below the top level of a kernel launched in clusters: "
+                    "a cluster's programs find each other's buffers and "
+                    "barriers by their allocations at the kernel's start");
+    return WalkResult::interrupt();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  module.walk([](tt::FuncOp func) {
+    if (!func.isPublic())
+      return;
+    func.walk([](tt::ReturnOp ret) {
+      OpBuilder b(ret);
+      ClusterBarrierOp::create(b, ret.getLoc());
+    });
+  });
+  return success();
 }
 
 static constexpr int32_t kThreadsPerWarp = 32;
@@ -284,7 +327,9 @@ LogicalResult tpx::tlx::lowerToTT(Operation *root, unsigned numWarps) {
   auto module = dyn_cast<ModuleOp>(root);
   if (!module)
     return root->emitOpError("tlx-lower-to-tt runs on a module");
-  if (failed(checkBarrierExpectations(root)) ||
+  sinkViewSelections(root);
+  if (failed(prepareClusterKernel(module)) ||
+      failed(checkBarrierExpectations(root)) ||
       failed(resolveThreadIds(root, numWarps)))
     return failure();
   BufferStrides strides;

@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #include "TLXToTTCommon.h"
 
+#include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
+
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -27,7 +29,16 @@ constexpr const char *kCompleteTx = "tpx_cpu_mbarrier_complete_tx";
 constexpr const char *kWait = "tpx_cpu_mbarrier_wait";
 constexpr const char *kClock = "tpx_cpu_clock64";
 constexpr const char *kNamedBarrier = "tpx_cpu_named_barrier";
+constexpr const char *kClusterRank = "tpx_cpu_cluster_rank";
+constexpr const char *kClusterMap = "tpx_cpu_cluster_map";
+constexpr const char *kClusterBarrier = "tpx_cpu_cluster_barrier";
 } // namespace
+
+static int32_t getLine(Location loc) {
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    return static_cast<int32_t>(file.getLine());
+  return 0;
+}
 
 void tpx::tlx::declareCPURuntime(ModuleOp module) {
   OpBuilder b(module.getBodyRegion());
@@ -51,12 +62,19 @@ void tpx::tlx::declareCPURuntime(ModuleOp module) {
   // (id, count, threads of the caller, wait?, line)
   declare(kNamedBarrier, {i32, i32, i32, i32, i32}, {});
   declare(kRunTasks, {i32, i64, i64}, {});
+  // Clusters: the program's rank; its local memory (address, bytes)
+  // registered for the peers; an address of the program's local memory in
+  // a peer's (address, rank); the cluster barrier (line).
+  declare(kClusterRank, {}, {i32});
+  declare(kClusterRegister, {i64, i64}, {});
+  declare(kClusterMap, {i64, i32}, {i64});
+  declare(kClusterBarrier, {i32}, {});
 }
 
-static int32_t getLine(Location loc) {
-  if (auto file = loc->findInstanceOf<FileLineColLoc>())
-    return static_cast<int32_t>(file.getLine());
-  return 0;
+void tpx::tlx::callClusterBarrier(OpBuilder &b, Location loc) {
+  tt::CallOp::create(b, loc, TypeRange{}, kClusterBarrier,
+                     ValueRange{getI32Constant(b, loc, getLine(loc))}, nullptr,
+                     nullptr);
 }
 
 static void call(OpBuilder &b, Location loc, StringRef callee,
@@ -66,6 +84,15 @@ static void call(OpBuilder &b, Location loc, StringRef callee,
 
 static Value toAddress(OpBuilder &b, Location loc, Value pointer) {
   return tt::PtrToIntOp::create(b, loc, b.getI64Type(), pointer);
+}
+
+/// The address in CTA `rank`'s local memory of what this program has at
+/// `address` (an i64).
+static Value toPeerAddress(OpBuilder &b, Location loc, Value address,
+                           Value rank) {
+  return tt::CallOp::create(b, loc, TypeRange{b.getI64Type()}, kClusterMap,
+                            ValueRange{address, rank}, nullptr, nullptr)
+      .getResult(0);
 }
 
 /// Runs `body` under `pred` when there is one.
@@ -102,6 +129,11 @@ struct AllocBarriersLowering : TLXPattern<AllocBarriersOp> {
            {toAddress(rewriter, loc, bar),
             getI32Constant(rewriter, loc, op.getArriveCount())});
     }
+    // In a cluster, peers may use these barriers once past their own: every
+    // program has initialised its barriers before any goes on (as on the
+    // GPU).
+    if (tpx::tpxgpu::getModuleClusterSize(op) > 1)
+      callClusterBarrier(rewriter, loc);
     rewriter.replaceOp(op, base);
     return success();
   }
@@ -153,9 +185,11 @@ struct BarrierArriveLowering : TLXPattern<BarrierArriveOp> {
   matchAndRewrite(BarrierArriveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    Value address = toAddress(rewriter, loc, adaptor.getBarrier());
+    if (Value rank = adaptor.getRemoteCtaRank())
+      address = toPeerAddress(rewriter, loc, address, rank);
     call(rewriter, loc, kArrive,
-         {toAddress(rewriter, loc, adaptor.getBarrier()),
-          getI32Constant(rewriter, loc, op.getCount())});
+         {address, getI32Constant(rewriter, loc, op.getCount())});
     rewriter.eraseOp(op);
     return success();
   }
@@ -189,14 +223,40 @@ struct AsyncDescriptorLoadLowering : TLXPattern<AsyncDescriptorLoadOp> {
         rewriter, loc, block, adaptor.getDesc(), adaptor.getOffsets(),
         tt::CacheModifierAttr::get(rewriter.getContext(), op.getCache()),
         tt::EvictionPolicyAttr::get(rewriter.getContext(), op.getEvict()));
-    tt::StoreOp::create(
-        rewriter, loc,
-        getPointers(rewriter, loc, op.getBuffer(), adaptor.getBuffer()), data,
-        Value());
-    // The whole box counts, padding included, as TMA's transaction bytes.
-    call(rewriter, loc, kCompleteTx,
-         {toAddress(rewriter, loc, adaptor.getBarrier()),
-          getI32Constant(rewriter, loc, buffer.getSizeInBytes())});
+    Value bytes = getI32Constant(rewriter, loc, buffer.getSizeInBytes());
+    Value barrier = toAddress(rewriter, loc, adaptor.getBarrier());
+    Value mask = adaptor.getMulticast();
+    if (!mask) {
+      tt::StoreOp::create(
+          rewriter, loc,
+          getPointers(rewriter, loc, op.getBuffer(), adaptor.getBuffer()), data,
+          Value());
+      // The whole box counts, padding included, as TMA's transaction bytes.
+      call(rewriter, loc, kCompleteTx, {barrier, bytes});
+      rewriter.eraseOp(op);
+      return success();
+    }
+    // Multicast: the block lands in the same buffer of every CTA in the
+    // mask, and counts on each one's barrier.
+    Type pointer = adaptor.getBuffer().getType();
+    Value base = toAddress(rewriter, loc, adaptor.getBuffer());
+    for (unsigned rank = 0, e = tpx::tpxgpu::getModuleClusterSize(op); rank < e;
+         ++rank) {
+      Value r = getI32Constant(rewriter, loc, rank);
+      Value bit = arith::AndIOp::create(
+          rewriter, loc, arith::ShRUIOp::create(rewriter, loc, mask, r),
+          getI32Constant(rewriter, loc, 1));
+      Value chosen =
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne, bit,
+                                getI32Constant(rewriter, loc, 0));
+      guarded(rewriter, loc, chosen, [&](OpBuilder &b) {
+        Value peer = tt::IntToPtrOp::create(b, loc, pointer,
+                                            toPeerAddress(b, loc, base, r));
+        tt::StoreOp::create(b, loc, getPointers(b, loc, op.getBuffer(), peer),
+                            data, Value());
+        call(b, loc, kCompleteTx, {toPeerAddress(b, loc, barrier, r), bytes});
+      });
+    }
     rewriter.eraseOp(op);
     return success();
   }
@@ -243,14 +303,31 @@ struct NamedBarrierLowering : TLXPattern<NamedBarrierOp> {
   }
 };
 
-/// A CPU program is a cluster of one: rank 0 (clusters are not launched
-/// on the CPU, so remote arrivals and multicasts never reach here).
+/// The program's rank in its cluster, from the runtime (which runs a
+/// cluster's programs at once, ranks x fastest).
 struct ClusterCTARankLowering : TLXPattern<ClusterCTARankOp> {
   using TLXPattern::TLXPattern;
   LogicalResult
   matchAndRewrite(ClusterCTARankOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, getI32Constant(rewriter, op.getLoc(), 0));
+    rewriter.replaceOp(op, tt::CallOp::create(rewriter, op.getLoc(),
+                                              TypeRange{rewriter.getI32Type()},
+                                              kClusterRank, ValueRange{},
+                                              nullptr, nullptr)
+                               .getResults());
+    return success();
+  }
+};
+
+/// Every program of the cluster (outside tasks, its only thread) waits for
+/// the others; a cluster of one has nothing to wait for.
+struct ClusterBarrierLowering : TLXPattern<ClusterBarrierOp> {
+  using TLXPattern::TLXPattern;
+  LogicalResult
+  matchAndRewrite(ClusterBarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    callClusterBarrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -277,9 +354,6 @@ void tpx::tlx::populateSyncToTTPatterns(const TypeConverter &converter,
                AsyncDescriptorLoadLowering, AsyncDescriptorStoreLowering,
                EraseLowering<AsyncDescriptorStoreWaitOp>,
                EraseLowering<FenceAsyncSharedOp>, NamedBarrierLowering,
-               Clock64Lowering, ClusterCTARankLowering,
-               // Outside tasks a program runs as one thread, the whole
-               // cluster of one: nothing to wait for.
-               EraseLowering<ClusterBarrierOp>>(converter,
-                                                patterns.getContext(), strides);
+               Clock64Lowering, ClusterCTARankLowering, ClusterBarrierLowering>(
+      converter, patterns.getContext(), strides);
 }

@@ -184,6 +184,12 @@ Value allocateLocalMemory(OpBuilder &b, Operation *op, Type pointer,
 
 /// The runtime entry that starts a program's tasks.
 constexpr const char *kRunTasks = "tpx_cpu_run_tasks";
+/// The runtime entry that records local memory for a cluster's peers.
+constexpr const char *kClusterRegister = "tpx_cpu_cluster_register";
+
+/// A call of the runtime's cluster barrier at `loc` (its line names it in a
+/// deadlock report).
+void callClusterBarrier(mlir::OpBuilder &b, mlir::Location loc);
 
 /// Declares the external runtime functions tlx ops on the CPU call (see
 /// lib/Runtime/CPUTaskRuntime.cpp); symbol-dce drops the unused ones.

@@ -463,13 +463,7 @@ class JITFunction(KernelInterface):
         num_warps, num_stages, debug, clusters = self._options(key)
         specs = self._specs(key)
         target = state.driver.compile_target(device)
-        size = clusters[0] * clusters[1] * clusters[2]
-        if size > cluster_limit(target):
-            # A resource the target lacks, so that autotuners skip the
-            # config (TLX's tune over ctas_per_cga 1 and 2).
-            raise OutOfResources(size, cluster_limit(target),
-                                 "CTAs per thread-block cluster "
-                                 "(ctas_per_cga) on target '%s'" % target)
+        check_cluster(clusters, target)
         pipeline_text, pipeline_key = pipeline.resolve(self, target)
         named = target_pipeline()
         normalized = (tuple(specs), target, num_warps, num_stages, debug,
@@ -560,9 +554,23 @@ class JITFunction(KernelInterface):
 
 def cluster_limit(target):
     """The CTAs a thread-block cluster of `target` may hold: 8 (portable)
-    from NVIDIA sm_90 on, 1 elsewhere (the CPU, AMD, older NVIDIA GPUs)."""
+    from NVIDIA sm_90 on and on the CPU (which runs a cluster's programs at
+    once), 1 elsewhere (AMD, older NVIDIA GPUs)."""
+    if target == "cpu":
+        return 8
     digits = target[3:].rstrip("abf") if target.startswith("sm_") else ""
     return 8 if digits.isdigit() and int(digits) >= 90 else 1
+
+
+def check_cluster(clusters, target):
+    """OutOfResources where `target` cannot launch clusters of `clusters`:
+    a resource the target lacks, so that autotuners skip the config (TLX
+    tunes over ctas_per_cga 1 and 2)."""
+    size = clusters[0] * clusters[1] * clusters[2]
+    if size > cluster_limit(target):
+        raise OutOfResources(size, cluster_limit(target),
+                             "CTAs per thread-block cluster (ctas_per_cga) "
+                             "on target '%s'" % target)
 
 
 def cluster_dims(ctas_per_cga, where=""):
