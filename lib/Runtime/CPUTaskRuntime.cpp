@@ -200,6 +200,25 @@ void reportDeadlock(TaskGroup *group, int32_t x, int32_t y, int32_t z) {
   group->deadlocked = true;
   group->changed.notify_all();
 }
+/// Waits (lock held) until `bar`'s current round completes, as the site
+/// of thread `task` (a named barrier `id`, -1 for the cluster barrier).
+void waitForRound(TaskGroup *group, std::unique_lock<std::mutex> &lock,
+                  int32_t task, NamedBarrier &bar, int32_t id, int32_t line,
+                  int32_t x, int32_t y, int32_t z) {
+  uint64_t round = bar.generation;
+  WaitSite &site = group->waits[task];
+  site.waiting = true;
+  site.barrier = nullptr;
+  site.line = line;
+  site.named = &bar;
+  site.namedId = id;
+  site.round = round;
+  if (group->isDeadlocked())
+    reportDeadlock(group, x, y, z);
+  group->changed.wait(
+      lock, [&] { return bar.generation != round || group->deadlocked; });
+  group->waits[task].waiting = false;
+}
 } // namespace
 
 extern "C" {
@@ -370,19 +389,7 @@ static void tpx_cpu_named_barrier(int32_t id, int32_t count, int32_t threads,
   }
   if (!wait)
     return;
-  uint64_t round = bar.generation;
-  WaitSite &site = group->waits[self.task];
-  site.waiting = true;
-  site.barrier = nullptr;
-  site.line = line;
-  site.named = &bar;
-  site.namedId = id;
-  site.round = round;
-  if (group->isDeadlocked())
-    reportDeadlock(group, x, y, z);
-  group->changed.wait(
-      lock, [&] { return bar.generation != round || group->deadlocked; });
-  group->waits[self.task].waiting = false;
+  waitForRound(group, lock, self.task, bar, id, line, x, y, z);
 }
 
 /// This program's rank in its cluster (0 outside clusters).
@@ -456,19 +463,7 @@ static void tpx_cpu_cluster_barrier(int32_t line, int32_t x, int32_t y,
     group->changed.notify_all();
     return;
   }
-  uint64_t round = bar.generation;
-  WaitSite &site = group->waits[self.task];
-  site.waiting = true;
-  site.barrier = nullptr;
-  site.line = line;
-  site.named = &bar;
-  site.namedId = -1;
-  site.round = round;
-  if (group->isDeadlocked())
-    reportDeadlock(group, x, y, z);
-  group->changed.wait(
-      lock, [&] { return bar.generation != round || group->deadlocked; });
-  group->waits[self.task].waiting = false;
+  waitForRound(group, lock, self.task, bar, /*id=*/-1, line, x, y, z);
 }
 
 static int64_t tpx_cpu_clock64(int32_t, int32_t, int32_t, int32_t, int32_t,
