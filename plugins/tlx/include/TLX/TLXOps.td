@@ -389,7 +389,8 @@ def TLX_ClusterCTARankOp : TLX_Op<"cluster_cta_rank", [Pure]> {
   let summary = "this CTA's rank in its thread-block cluster";
   let description = [{
     0 to the cluster's size - 1 (x fastest); 0 in a kernel without
-    clusters and on the CPU, whose programs are clusters of one.
+    clusters (tpxgpu.cluster-dims). The CPU runs a cluster's programs at
+    once and numbers them the same way.
   }];
   let results = (outs I32:$result);
   let assemblyFormat = "attr-dict";
@@ -402,7 +403,8 @@ def TLX_ClusterBarrierOp : TLX_Op<"cluster_barrier", [
   let description = [{
     Outside async tasks only (every thread of every CTA of the cluster must
     reach it). Accesses before it are visible to the whole cluster after
-    it. Without clusters (and on the CPU) it is a barrier of the program.
+    it. Without clusters it is a barrier of the program (on the CPU, whose
+    program runs as one thread outside tasks, nothing to wait for).
   }];
   let assemblyFormat = "attr-dict";
   let hasVerifier = 1;
