@@ -658,6 +658,44 @@ def test_every_cta_is_a_cluster_of_one():
 
 
 @tpx.jit
+def ballot_kernel(x_ptr, out_ptr):
+    v = tl.load(x_ptr + tl.program_id(0))
+    tl.store(out_ptr + 2 * tl.program_id(0),
+             tlx.vote_ballot_sync(0xFFFFFFFF, v > 0))
+    tl.store(out_ptr + 2 * tl.program_id(0) + 1,
+             tlx.vote_ballot_sync(0x0000FFFF, v))
+
+
+def test_a_ballot_of_a_scalar():
+    # A scalar is every lane's: the ballot is the mask where it holds.
+    x = np.array([3, 0, -2], np.int32)
+    out = np.zeros(6, np.int32)
+    ballot_kernel[(3,)](x, out)
+    assert list(out) == [-1, 0xFFFF, 0, 0, 0, 0xFFFF]
+
+
+@tpx.jit
+def tensor_ballot_kernel(x_ptr):
+    tlx.vote_ballot_sync(0xFFFFFFFF, tl.load(x_ptr + tl.arange(0, 16)) > 0)
+
+
+def test_a_ballot_of_a_tensor_is_an_error():
+    assert "tlx.vote_ballot_sync() takes a scalar predicate" in \
+        _compile_error(tensor_ballot_kernel, np.zeros(16, np.int32))
+
+
+@pytest.mark.skipif(not h.have_ptxas(), reason="no CUDA toolkit (ptxas)")
+def test_a_ballot_compiles_for_sm_90a():
+    from tpx.compiler.compiler import compile_ttir
+    from tpx.pipeline import resolve
+    text = h.ttir(ballot_kernel, np.zeros(3, np.int32), np.zeros(6, np.int32))
+    kernel = compile_ttir(text, "sm_90a", num_warps=4,
+                          pipeline_text=resolve(ballot_kernel, "sm_90a")[0],
+                          no_cache=True)
+    assert "vote.sync.ballot.b32" in kernel.asm["ptx"]
+
+
+@tpx.jit
 def bad_thread_id_kernel(out_ptr):
     tl.store(out_ptr, tlx.thread_id(3))
 

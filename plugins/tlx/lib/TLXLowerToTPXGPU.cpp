@@ -214,7 +214,7 @@ std::string tpx::tlx::getUnsupportedReason(Operation *op) {
            AsyncWaitGroupOp, AsyncDotOp, AsyncDotWaitOp, FenceAsyncSharedOp,
            AllocBarriersOp, BarrierViewOp, BarrierWaitOp, BarrierArriveOp,
            AsyncDescriptorStoreWaitOp, NamedBarrierOp, Clock64Op, ThreadIdOp,
-           ClusterCTARankOp, ClusterBarrierOp>(op))
+           ClusterCTARankOp, ClusterBarrierOp, VoteBallotSyncOp>(op))
     return "the SIMT path has no lowering of this op (tlx.async_tasks "
            "becomes a tpxgpu.warp_specialize before layouts are assigned, by "
            "tlx-lower-tasks-to-tpxgpu; function addresses are the CPU's "
@@ -266,6 +266,9 @@ std::string tpx::tlx::getUnsupportedReason(Operation *op) {
 
 /// Why AMD code generation cannot lower `op`, or "".
 static std::string getAMDUnsupportedReason(Operation *op, StringRef chip) {
+  if (isa<VoteBallotSyncOp>(op))
+    return "a vote_ballot_sync (a ballot of 32 lanes; " + chip.str() +
+           "'s wavefronts have 64)";
   if (auto load = dyn_cast<AsyncDescriptorLoadOp>(op)) {
     if (!getAllocation(load.getBuffer()))
       return "an async_descriptor_load into a buffer slice (the block fills "
@@ -571,6 +574,7 @@ private:
   LogicalResult lower(ThreadIdOp op, OpBuilder &b);
   LogicalResult lower(ClusterCTARankOp op, OpBuilder &b);
   LogicalResult lower(ClusterBarrierOp op, OpBuilder &b);
+  LogicalResult lower(VoteBallotSyncOp op, OpBuilder &b);
   /// The `memdesc<1xi64>` of a TLX barrier (an alloc_barriers of one, or a
   /// barrier_view).
   Value getBarrier(OpBuilder &b, Location loc, Value barrier);
@@ -1016,6 +1020,19 @@ LogicalResult Lowering::lower(ClusterCTARankOp op, OpBuilder &b) {
   return success();
 }
 
+/// vote.sync.ballot.b32 of the lanes in the mask (checked NVIDIA-only).
+LogicalResult Lowering::lower(VoteBallotSyncOp op, OpBuilder &b) {
+  Value mask = arith::ConstantOp::create(b, op.getLoc(), op.getMaskAttr());
+  auto ballot = LLVM::InlineAsmOp::create(
+      b, op.getLoc(), TypeRange(b.getI32Type()), ValueRange{op.getPred(), mask},
+      "vote.sync.ballot.b32 $0, $1, $2;", "=r,b,r", /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::TailCallKind::None,
+      /*asm_dialect=*/nullptr,
+      /*operand_attrs=*/nullptr);
+  op.replaceAllUsesWith(ballot.getResult(0));
+  return success();
+}
+
 LogicalResult Lowering::lower(ClusterBarrierOp op, OpBuilder &b) {
   tg::ClusterBarrierOp::create(b, op.getLoc());
   return success();
@@ -1160,7 +1177,8 @@ LogicalResult Lowering::run(Operation *root) {
                   BarrierExpectBytesOp, AsyncDescriptorLoadOp,
                   AsyncDescriptorStoreOp, AsyncDescriptorStoreWaitOp,
                   NamedBarrierOp, Clock64Op, ThreadIdOp, ClusterCTARankOp,
-                  ClusterBarrierOp>([&](auto tlxOp) { return lower(tlxOp, b); })
+                  ClusterBarrierOp, VoteBallotSyncOp>(
+                [&](auto tlxOp) { return lower(tlxOp, b); })
             .Default([](Operation *other) {
               return other->emitError("tlx-lower-to-tpxgpu: '")
                      << other->getName() << "' is not lowered yet";

@@ -319,6 +319,22 @@ struct ClusterCTARankLowering : TLXPattern<ClusterCTARankOp> {
   }
 };
 
+/// A program runs as one thread: its scalar is every lane's, so the ballot
+/// is the mask where the predicate holds.
+struct VoteBallotSyncLowering : TLXPattern<VoteBallotSyncOp> {
+  using TLXPattern::TLXPattern;
+  LogicalResult
+  matchAndRewrite(VoteBallotSyncOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(
+        op, adaptor.getPred(),
+        arith::ConstantOp::create(rewriter, loc, op.getMaskAttr()),
+        getI32Constant(rewriter, loc, 0));
+    return success();
+  }
+};
+
 /// Every program of the cluster (outside tasks, its only thread) waits for
 /// the others; a cluster of one has nothing to wait for.
 struct ClusterBarrierLowering : TLXPattern<ClusterBarrierOp> {
@@ -354,6 +370,7 @@ void tpx::tlx::populateSyncToTTPatterns(const TypeConverter &converter,
                AsyncDescriptorLoadLowering, AsyncDescriptorStoreLowering,
                EraseLowering<AsyncDescriptorStoreWaitOp>,
                EraseLowering<FenceAsyncSharedOp>, NamedBarrierLowering,
-               Clock64Lowering, ClusterCTARankLowering, ClusterBarrierLowering>(
-      converter, patterns.getContext(), strides);
+               Clock64Lowering, ClusterCTARankLowering, ClusterBarrierLowering,
+               VoteBallotSyncLowering>(converter, patterns.getContext(),
+                                       strides);
 }

@@ -385,6 +385,20 @@ def TLX_ThreadIdOp : TLX_Op<"thread_id", [
   let assemblyFormat = "$axis attr-dict";
 }
 
+def TLX_VoteBallotSyncOp : TLX_Op<"vote_ballot_sync", [
+    MemoryEffects<[MemRead<TLX_LocalMemory>, MemWrite<TLX_LocalMemory>]>]> {
+  let summary = "the lanes of the warp in `mask` whose predicate holds";
+  let description = [{
+    Bit n of the result is set when lane n is in `mask` and its `pred`
+    holds (NVIDIA: `vote.sync.ballot.b32`; the lanes in `mask` must all run
+    it). On the CPU, where a program runs as one thread and so a scalar is
+    the same in every lane, it is `mask` where `pred` holds, else 0.
+  }];
+  let arguments = (ins I1:$pred, I32Attr:$mask);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$pred `,` $mask attr-dict";
+}
+
 def TLX_ClusterCTARankOp : TLX_Op<"cluster_cta_rank", [Pure]> {
   let summary = "this CTA's rank in its thread-block cluster";
   let description = [{

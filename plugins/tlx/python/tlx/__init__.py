@@ -36,7 +36,7 @@ from .mem_ops import (async_load, async_load_commit_group,
                       local_trans, local_view)
 from .mma_ops import async_dot, async_dot_wait
 from .utility import (clock64, cluster_cta_rank, cluster_size_1d,
-                      dtype_of, size_of, thread_id)
+                      dtype_of, size_of, thread_id, vote_ballot_sync)
 
 __all__ = [
     "alloc_barriers", "alloc_warp_barrier", "allocate_tensor_descriptor",
@@ -49,6 +49,7 @@ __all__ = [
     "make_tensor_descriptor", "mbarrier", "reinterpret_tensor_descriptor",
     "tensor_descriptor_ptr", "tensor_descriptor_ptr_type",
     "named_barrier_arrive", "named_barrier_wait", "remote_view",
+    "vote_ballot_sync",
     "mbarrier_type",
     "async_dot", "async_dot_wait", "async_load", "async_load_commit_group",
     "async_load_wait_group", "async_token", "async_token_type",

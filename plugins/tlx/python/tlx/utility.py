@@ -57,6 +57,34 @@ def thread_id(axis, _semantic=None, _generator=None):
 
 
 @tlx_builtin
+def vote_ballot_sync(mask, pred, _semantic=None, _generator=None):
+    """The warp's ballot (vote.sync.ballot.b32): bit n set where lane n is
+    in `mask` (a constexpr, 0xFFFFFFFF for the whole warp) and its `pred`
+    (a scalar; nonzero is true) holds. A scalar is the same in every lane
+    on the CPU, where a program runs as one thread: there it is `mask` or
+    0. A tensor predicate's ballot depends on how the GPU spreads the
+    tensor over lanes, which tpx does not fix: it is an error."""
+    what = "tlx.vote_ballot_sync()"
+    raw = unwrap(mask)
+    if isinstance(raw, bool) or not isinstance(raw, int) or \
+            not 0 <= raw <= 0xFFFFFFFF:
+        raise ValueError("%s: mask must be a constexpr 32-bit lane mask, got "
+                         "%r" % (what, raw))
+    pred = unwrap(pred)
+    if isinstance(pred, (bool, int)):
+        pred = _semantic.constant(bool(pred), core.int1)
+    if not isinstance(pred, core.tensor) or pred.type.is_block():
+        raise TypeError("%s takes a scalar predicate (a tensor's ballot "
+                        "depends on the GPU's layout of it), got %r"
+                        % (what, pred))
+    if pred.dtype != core.int1:
+        pred = _semantic.not_equal(pred, _semantic.constant(0, pred.dtype))
+    signed = raw - (1 << 32) if raw >= 1 << 31 else raw
+    return emit(_generator, "tlx.vote_ballot_sync", [pred], [core.int32],
+                props={"mask": signed})[0]
+
+
+@tlx_builtin
 def cluster_cta_rank(_semantic=None, _generator=None):
     """This CTA's rank in its thread-block cluster (x fastest): 0 to
     cluster_size_1d() - 1; 0 without clusters and on the CPU."""
