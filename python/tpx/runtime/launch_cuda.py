@@ -266,7 +266,7 @@ class _ClusterLaunch:
         self._attribute = _CUlaunchAttribute()
         self._attribute.id = _LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
         self._attribute.value[0:3] = list(clusters)
-        self._lock_free = []  # configs not in use (one per concurrent call)
+        self._spare = []  # configs not in use (a concurrent call takes another)
 
     def __call__(self, function, gx, gy, gz, bx, by, bz, shared, stream,
                  params, extra):
@@ -278,7 +278,7 @@ class _ClusterLaunch:
                 "must be a multiple of the cluster's" %
                 (self._name, gx, gy, gz, cx, cy, cz))
         try:
-            config = self._lock_free.pop()
+            config = self._spare.pop()
         except IndexError:
             config = _CUlaunchConfig()
             config.attrs = ctypes.pointer(self._attribute)
@@ -290,7 +290,7 @@ class _ClusterLaunch:
             config.hStream = getattr(stream, "value", stream)
             return self._launch(ctypes.byref(config), function, params, extra)
         finally:
-            self._lock_free.append(config)
+            self._spare.append(config)
 
 
 class _TensorMaps:
