@@ -266,7 +266,7 @@ class _ClusterLaunch:
         self._attribute = _CUlaunchAttribute()
         self._attribute.id = _LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
         self._attribute.value[0:3] = list(clusters)
-        self._spare = []  # configs not in use (a concurrent call takes another)
+        self._spare = []  # configs not in use (concurrent calls take others)
 
     def __call__(self, function, gx, gy, gz, bx, by, bz, shared, stream,
                  params, extra):
