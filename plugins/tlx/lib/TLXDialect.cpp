@@ -9,6 +9,7 @@
 #include "TLX/TLXDialect.h"
 
 #include "tpx/Dialect/TPXGPU/IR/TPXGPUAttrs.h"
+#include "tpx/Dialect/TT/IR/TTOps.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
@@ -460,6 +461,19 @@ static bool isSameBarrier(Value a, Value b) {
   auto viewB = b.getDefiningOp<BarrierViewOp>();
   return viewA && viewB && viewA.getBarriers() == viewB.getBarriers() &&
          viewA.getIndex() == viewB.getIndex();
+}
+
+void tpx::tlx::insertClusterExitBarriers(ModuleOp module) {
+  if (tpx::tpxgpu::getModuleClusterSize(module) < 2)
+    return;
+  module.walk([](tt::FuncOp func) {
+    if (!func.isPublic())
+      return;
+    func.walk([](tt::ReturnOp ret) {
+      OpBuilder b(ret);
+      ClusterBarrierOp::create(b, ret.getLoc());
+    });
+  });
 }
 
 LogicalResult tpx::tlx::checkBarrierExpectations(Operation *root) {

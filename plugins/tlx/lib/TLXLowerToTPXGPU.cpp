@@ -1231,6 +1231,7 @@ LogicalResult tpx::tlx::lowerToTPXGPU(ModuleOp module) {
     return module.emitError("tlx-lower-to-tpxgpu: the module has no tensor "
                             "layouts; run convert-tt-to-tpxgpu first");
   sinkViewSelections(module);
+  insertClusterExitBarriers(module);
   bool amd = tg::isAMDModule(module);
   if (tg::getModuleThreadsPerWarp(module) != (amd ? 64u : 32u))
     return module.emitError("tlx-lower-to-tpxgpu: TLX is lowered for NVIDIA "
@@ -1245,17 +1246,6 @@ LogicalResult tpx::tlx::lowerToTPXGPU(ModuleOp module) {
   Lowering lowering(std::move(*layouts), amd);
   if (failed(lowering.run(module)))
     return failure();
-  // No CTA of a cluster exits while a peer may still arrive on its
-  // barriers or multicast into its buffers: the cluster leaves together.
-  if (tg::getModuleClusterSize(module) > 1)
-    module.walk([](tt::FuncOp func) {
-      if (!func.isPublic())
-        return;
-      func.walk([](tt::ReturnOp ret) {
-        OpBuilder at(ret);
-        tg::ClusterBarrierOp::create(at, ret.getLoc());
-      });
-    });
   module.walk([](tt::FuncOp func) { placeBarriers(func); });
   return success();
 }

@@ -266,14 +266,7 @@ static LogicalResult prepareClusterKernel(ModuleOp module) {
   });
   if (result.wasInterrupted())
     return failure();
-  module.walk([](tt::FuncOp func) {
-    if (!func.isPublic())
-      return;
-    func.walk([](tt::ReturnOp ret) {
-      OpBuilder b(ret);
-      ClusterBarrierOp::create(b, ret.getLoc());
-    });
-  });
+  insertClusterExitBarriers(module);
   return success();
 }
 

@@ -37,6 +37,12 @@ mlir::LogicalResult checkBarrierExpectations(mlir::Operation *root);
 /// (TLXBufferSelections.cpp); other ifs are left for the lowerings to
 /// report.
 void sinkViewSelections(mlir::Operation *root);
+
+/// In a module launched in clusters (tpxgpu.cluster-dims of more than one
+/// CTA), a tlx.cluster_barrier before every return of its kernels: no
+/// program leaves while a peer may still arrive on its barriers or write
+/// its buffers. Both lowerings run it; nothing happens without clusters.
+void insertClusterExitBarriers(mlir::ModuleOp module);
 } // namespace tpx::tlx
 
 #endif // TPX_TLX_TLXDIALECT_H
